@@ -1,0 +1,60 @@
+// @ts-check
+import eslint from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'dist-bench/**', 'node_modules/**', 'coverage/**', 'data/**'] },
+  eslint.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      'no-console': 'error',
+    },
+  },
+  {
+    // STYLE.md: domain code is plain TypeScript, free of frameworks, so it can be read and tested alone.
+    files: ['src/**/domain/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@nestjs/*'], message: 'domain/ must not depend on NestJS' },
+            { group: ['typeorm', 'typeorm/*'], message: 'domain/ must not depend on TypeORM' },
+            { group: ['class-validator', 'class-transformer'], message: 'domain/ must not depend on validation libraries' },
+            { group: ['**/infrastructure/**', '**/http/**', '**/application/**'], message: 'domain/ is the innermost layer' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Use cases speak to ports, never to adapters or HTTP.
+    files: ['src/**/application/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['typeorm', 'typeorm/*'], message: 'application/ uses ports, not TypeORM' },
+            { group: ['**/infrastructure/**', '**/http/**'], message: 'application/ must not import adapters or HTTP code' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['scripts/**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly', console: 'readonly', URL: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

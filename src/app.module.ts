@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { ContactsModule } from './contacts/contacts.module';
+import { LeadsModule } from './leads/leads.module';
+import { MailModule } from './mail/mail.module';
+import { PartnersModule } from './partners/partners.module';
+import { loggingModule } from './shared/logging.module';
+import { ManagementModule } from './shared/management/management.module';
+import { SharedModule } from './shared/shared.module';
+import { VendorsModule } from './vendors/vendors.module';
+
+/** The server: every business module plus logging and the management endpoints. */
+@Module({
+  imports: [
+    SharedModule,
+    loggingModule('stdout'),
+    ManagementModule,
+    VendorsModule,
+    PartnersModule,
+    LeadsModule,
+    ContactsModule,
+    MailModule,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,56 @@
+import { ConfigError, parseConfig } from './app-config';
+
+describe('parseConfig (runtime.md Environment)', () => {
+  it('gives a working default configuration on an empty environment', () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      managementPort: 9464,
+      database: { kind: 'sqlite', path: 'data/app.sqlite' },
+      migrationsRun: true,
+      smtpUrl: undefined,
+      mailFrom: 'no-reply@localhost',
+      portalUrl: 'http://localhost:3000/portal',
+      logLevel: 'info',
+    });
+  });
+
+  it('parses a mysql URL into its parts', () => {
+    const config = parseConfig({ DATABASE_URL: 'mysql://app:s%40cret@db.example:3307/prm' });
+    expect(config.database).toMatchObject({
+      kind: 'mysql',
+      host: 'db.example',
+      port: 3307,
+      user: 'app',
+      password: 's@cret',
+      database: 'prm',
+    });
+  });
+
+  it.each([
+    [{ DATABASE_URL: 'postgres://x' }, /DATABASE_URL must start with sqlite: or mysql:\/\//],
+    [{ PORT: 'abc' }, /PORT must be a port number/],
+    [{ PORT: '70000' }, /PORT must be a port number/],
+    [{ MANAGEMENT_PORT: '-1' }, /MANAGEMENT_PORT must be a port number/],
+    [{ MIGRATIONS_RUN: 'yes' }, /MIGRATIONS_RUN must be true or false/],
+    [{ SMTP_URL: 'http://mail' }, /SMTP_URL must start with smtp: or smtps:/],
+    [{ PORTAL_URL: 'not a url' }, /PORTAL_URL must be a URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ MAIL_FROM: 'nobody' }, /MAIL_FROM must be an email address/],
+  ])('rejects %j with one line naming the variable', (env, message) => {
+    expect(() => parseConfig(env)).toThrow(ConfigError);
+    expect(() => parseConfig(env)).toThrow(message);
+    try {
+      parseConfig(env);
+    } catch (error) {
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+
+  it('accepts MANAGEMENT_PORT=0 (disabled) and strips a trailing slash from PORTAL_URL', () => {
+    const config = parseConfig({ MANAGEMENT_PORT: '0', PORTAL_URL: 'https://portal.example/app/' });
+    expect(config.managementPort).toBe(0);
+    expect(config.portalUrl).toBe('https://portal.example/app');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * Typed configuration, parsed once from the environment (runtime.md "Environment").
+ * This is the only file that knows the variable names; everything else receives an AppConfig.
+ */
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
+  | { kind: 'mysql'; url: string; host: string; port: number; user: string; password: string; database: string };
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export class AppConfig {
+  constructor(
+    readonly port: number,
+    readonly host: string,
+    /** 0 disables the management server. */
+    readonly managementPort: number,
+    readonly database: DatabaseConfig,
+    readonly migrationsRun: boolean,
+    /** undefined: emails are logged instead of sent (D35). */
+    readonly smtpUrl: string | undefined,
+    readonly mailFrom: string,
+    readonly portalUrl: string,
+    readonly logLevel: LogLevel,
+  ) {}
+}
+
+/** A configuration value that cannot be used; the message names the variable and fits on one line. */
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string, value: string) {
+    super(`Invalid configuration: ${variable} ${problem} (got ${JSON.stringify(value)})`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, unknown>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (value === undefined || value === null) return undefined;
+  const text = String(value);
+  return text === '' ? undefined : text;
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
+    throw new ConfigError(name, 'must be a port number from 0 to 65535', raw);
+  }
+  return Number(raw);
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, 'must be true or false', raw);
+}
+
+function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be a URL (${protocols.join(', ')})`, raw);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must start with ${protocols.join(' or ')}`, raw);
+  }
+  return raw;
+}
+
+export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length);
+    if (path === '') throw new ConfigError(variable, 'needs a file path after sqlite:', raw);
+    return { kind: 'sqlite', path };
+  }
+  if (raw.startsWith('mysql://')) {
+    let parsed: URL;
+    try {
+      parsed = new URL(raw);
+    } catch {
+      throw new ConfigError(variable, 'is not a valid mysql:// URL', raw);
+    }
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+    if (!parsed.hostname || database === '' || database.includes('/')) {
+      throw new ConfigError(variable, 'must look like mysql://user:pass@host:3306/database', raw);
+    }
+    return {
+      kind: 'mysql',
+      url: raw,
+      host: parsed.hostname,
+      port: parsed.port ? Number(parsed.port) : 3306,
+      user: decodeURIComponent(parsed.username) || 'root',
+      password: decodeURIComponent(parsed.password),
+      database,
+    };
+  }
+  throw new ConfigError(variable, 'must start with sqlite: or mysql://', raw);
+}
+
+export function parseConfig(env: Env): AppConfig {
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
+  }
+  const mailFrom = read(env, 'MAIL_FROM') ?? 'no-reply@localhost';
+  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) {
+    throw new ConfigError('MAIL_FROM', 'must be an email address', mailFrom);
+  }
+  const host = read(env, 'HOST') ?? '0.0.0.0';
+  return new AppConfig(
+    port(env, 'PORT', 3000),
+    host,
+    port(env, 'MANAGEMENT_PORT', 9464),
+    parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/app.sqlite'),
+    bool(env, 'MIGRATIONS_RUN', true),
+    url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
+    mailFrom,
+    url(env, 'PORTAL_URL', 'http://localhost:3000/portal', ['http:', 'https:'])!.replace(/\/+$/, ''),
+    logLevel,
+  );
+}

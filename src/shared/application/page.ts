@@ -1,0 +1,12 @@
+/** One page of a listing (api.md "Pages"). `page` is zero-based. */
+export interface Page<T> {
+  data: T[];
+  page: number;
+  perPage: number;
+  totalItems: number;
+}
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Reflector } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
+import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
+import { Clock } from '../domain/clock';
+import { Metrics } from '../management/metrics';
+import { apiKeyHook } from './api-key.hook';
+import { EnvelopeInterceptor } from './envelope';
+import { HttpExceptionFilter } from './http-exception.filter';
+import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** A caller's X-Request-Id is kept when it is sane; otherwise a new one is made. */
+export function requestIdOf(request: IncomingMessage & { id?: unknown }): string {
+  if (typeof request.id === 'string') return request.id;
+  const header = request.headers['x-request-id'];
+  const candidate = Array.isArray(header) ? header[0] : header;
+  const id = candidate && REQUEST_ID.test(candidate) ? candidate : randomUUID();
+  request.id = id; // shared by fastify and the request logger
+  return id;
+}
+
+export function createHttpAdapter(): FastifyAdapter {
+  return new FastifyAdapter({
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+}
+
+/**
+ * Everything the public port shares, in one place for the server and the test app: the API-key
+ * hook, the body parser, the envelope, the error shape and the namespace prefix. Errors fastify
+ * raises itself (413 while reading a body) reach the same exception filter through Nest's error handler.
+ */
+export function configureHttp(app: NestFastifyApplication): void {
+  const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const clock = app.get(Clock);
+  installJsonBodyParser(fastify);
+  app.get(Metrics).instrument(fastify);
+  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator)));
+  fastify.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.setGlobalPrefix('api/v1/vendors');
+  app.useGlobalFilters(new HttpExceptionFilter(clock));
+  app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector), clock));
+}

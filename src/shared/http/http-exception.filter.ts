@@ -1,0 +1,36 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../domain/clock';
+import { toErrorResponse } from './error-response';
+
+/** Every error that leaves a controller or a pipe: the contract's shape, never a stack trace or SQL. */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HttpError');
+
+  constructor(private readonly clock: Clock) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(reply, request, exception, this.clock.now(), this.logger);
+  }
+}
+
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  exception: unknown,
+  now: Date,
+  logger: Logger,
+): void {
+  const response = toErrorResponse(exception, now);
+  if (response.unexpected) {
+    logger.error(
+      { reqId: request.id, method: request.method, url: request.url, err: exception },
+      exception instanceof Error ? exception.stack : String(exception),
+    );
+  }
+  void reply.status(response.status).type('application/json; charset=utf-8').send(response.body);
+}

@@ -1,0 +1,135 @@
+import { applyDecorators } from '@nestjs/common';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import {
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+  ValidationError as ClassValidatorError,
+  Validate,
+  ValidatorConstraint,
+  ValidatorConstraintInterface,
+  validateSync,
+} from 'class-validator';
+import { FieldError } from '../domain/domain-error';
+
+/** D14: every string field allows 255 code points, except the long texts. */
+export const SHORT_TEXT = 255;
+export const LONG_TEXT = 5000;
+export const MAX_ID = Number.MAX_SAFE_INTEGER; // D2, D39
+
+@ValidatorConstraint({ name: 'notBlank' })
+class NotBlankConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.trim().length > 0;
+  }
+  defaultMessage(): string {
+    return 'must not be empty or blank';
+  }
+}
+
+const isString = () => IsString({ message: 'must be a string' });
+// MaxLength counts code points (validator.js isLength), as D14 asks.
+const maxLength = (max: number) => MaxLength(max, { message: `must be at most ${max} characters` });
+const email = () => IsEmail({}, { message: 'must be a well-formed email address' });
+
+/** Required, a non-blank string of at most `max` code points (D14, D17). */
+export function RequiredString(max = SHORT_TEXT): PropertyDecorator {
+  return applyDecorators(IsDefined({ message: 'is required' }), isString(), Validate(NotBlankConstraint), maxLength(max));
+}
+
+/** Optional and nullable string. */
+export function OptionalString(max = SHORT_TEXT): PropertyDecorator {
+  return applyDecorators(IsOptional(), isString(), maxLength(max));
+}
+
+/** Required, well-formed email address (D13). */
+export function RequiredEmail(): PropertyDecorator {
+  return applyDecorators(RequiredString(), email());
+}
+
+/**
+ * For PATCH bodies (D29): the field may be omitted, but when present it must satisfy the rules of a
+ * required field, so an explicit null is VALIDATION_FAILED.
+ */
+export function PresentString(max = SHORT_TEXT): PropertyDecorator {
+  return applyDecorators(
+    ValidateIf((_object, value) => value !== undefined),
+    IsDefined({ message: 'must not be null' }),
+    isString(),
+    Validate(NotBlankConstraint),
+    maxLength(max),
+  );
+}
+
+export function PresentEmail(): PropertyDecorator {
+  return applyDecorators(PresentString(), ValidateIf((_object, value) => value !== undefined), email());
+}
+
+/** Optional, nullable positive integer id. */
+export function OptionalId(): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsInt({ message: 'must be an integer id' }),
+    Min(1, { message: 'must be a positive integer id' }),
+    Max(MAX_ID, { message: 'must be at most 9007199254740991' }),
+  );
+}
+
+/** Optional, nullable integer in a range. */
+export function OptionalInteger(min: number, max: number): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsInt({ message: 'must be an integer' }),
+    Min(min, { message: `must be at least ${min}` }),
+    Max(max, { message: `must be at most ${max}` }),
+  );
+}
+
+/** Optional, nullable value out of a fixed list, exact case (D16, D39). */
+export function OptionalEnum(values: readonly string[]): PropertyDecorator {
+  return applyDecorators(IsOptional(), IsIn(values as string[], { message: `must be one of ${values.join(', ')}` }));
+}
+
+function pathOf(parent: string, property: string, parentIsArray: boolean): string {
+  if (parentIsArray) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+function flatten(errors: ClassValidatorError[], parent: string, parentIsArray: boolean, out: FieldError[]): void {
+  for (const error of errors) {
+    const field = pathOf(parent, error.property, parentIsArray);
+    const [constraint, message] = Object.entries(error.constraints ?? {})[0] ?? [];
+    if (message !== undefined) {
+      out.push({ field, error: constraint === 'nestedValidation' ? 'must be an object' : message });
+    }
+    if (error.children && error.children.length > 0) {
+      flatten(error.children, field, Array.isArray(error.value), out);
+    }
+  }
+}
+
+/**
+ * Validates a JSON object against a DTO class without any type coercion (D17): unknown and
+ * read-only fields are dropped (D5), every failing field is listed (D18), one error per field, with
+ * list elements named like `users[1].emailAddress` (D13).
+ */
+export function validateBody<T extends object>(type: ClassConstructor<T>, body: object): { value: T; errors: FieldError[] } {
+  const value = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: false });
+  const found = validateSync(value, {
+    whitelist: true,
+    forbidNonWhitelisted: false,
+    forbidUnknownValues: true,
+    stopAtFirstError: true,
+    validationError: { target: false, value: true },
+  });
+  const errors: FieldError[] = [];
+  flatten(found, '', false, errors);
+  return { value, errors };
+}

@@ -1,0 +1,32 @@
+import type { DataSource } from 'typeorm';
+
+export type DatabaseEngine = 'sqlite' | 'mysql';
+
+export function engineOf(dataSource: DataSource): DatabaseEngine {
+  return dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+}
+
+/** MySQL ER_DUP_ENTRY or SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = (error as { driverError?: { code?: string; errno?: number } } | undefined)?.driverError ?? error;
+  const code = (e as { code?: string } | undefined)?.code;
+  return (
+    code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
+}
+
+/** MySQL/MariaDB ER_LOCK_DEADLOCK: InnoDB rolled the transaction back; running it again is safe. */
+export function isDeadlock(error: unknown): boolean {
+  const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
+  const code = (e as { code?: string } | undefined)?.code;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+/**
+ * The value to bind for a DATETIME column in a hand-written query. TypeORM converts entity values
+ * itself, but query-builder parameters reach the driver as they are: SQLite stores datetimes as
+ * `YYYY-MM-DD HH:MM:SS.SSS` text in UTC, MySQL takes a Date (sent as UTC, `timezone: 'Z'`).
+ */
+export function dbDateTime(engine: DatabaseEngine, date: Date): Date | string {
+  return engine === 'sqlite' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
+}

@@ -1,0 +1,53 @@
+import { Global, Inject, Module, OnModuleInit } from '@nestjs/common';
+import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
+import { ClsPluginTransactional } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsModule } from 'nestjs-cls';
+import { AppConfig } from '../../../config/app-config';
+import { UnitOfWork } from '../../application/unit-of-work';
+import { dataSourceOptions } from './data-source-options';
+import { MigrationRunner } from './migration-runner';
+import { migrations } from './migrations';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
+
+/**
+ * The one data source (SQLite or MySQL, chosen by DATABASE_URL), the UnitOfWork adapter and the
+ * migration runner. Pending migrations are applied while the application initialises, before the
+ * HTTP server accepts a connection, when MIGRATIONS_RUN is true.
+ */
+@Global()
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...dataSourceOptions(config.database),
+        autoLoadEntities: true,
+        synchronize: false,
+        migrationsRun: false,
+        migrations,
+        logging: false,
+      }),
+    }),
+    ClsModule.forRoot({
+      global: true,
+      plugins: [
+        new ClsPluginTransactional({
+          adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+        }),
+      ],
+    }),
+  ],
+  providers: [{ provide: UnitOfWork, useClass: TypeOrmUnitOfWork }, MigrationRunner],
+  exports: [UnitOfWork, MigrationRunner],
+})
+export class DatabaseModule implements OnModuleInit {
+  constructor(
+    @Inject(AppConfig) private readonly config: AppConfig,
+    private readonly migrationRunner: MigrationRunner,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    if (this.config.migrationsRun) await this.migrationRunner.run();
+  }
+}

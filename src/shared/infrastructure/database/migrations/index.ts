@@ -1,0 +1,10 @@
+import { Vendors1763700000000 } from './1763700000000-vendors';
+import { partnersMigrations } from '../../../../partners/infrastructure/partners.migrations';
+import { mailMigrations } from '../../../../mail/infrastructure/mail.migrations';
+import { leadsMigrations } from '../../../../leads/infrastructure/leads.migrations';
+
+/**
+ * Every migration, in the order they apply (TypeORM also sorts by the timestamp in the name).
+ * Each module owns its own tables and lists its migrations in `<module>/infrastructure/*.migrations.ts`.
+ */
+export const migrations = [Vendors1763700000000, ...partnersMigrations, ...mailMigrations, ...leadsMigrations];

@@ -1,0 +1,76 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
+import { UnitOfWork } from '../../application/unit-of-work';
+import { DatabaseEngine, engineOf, isDeadlock } from './database-engine';
+
+const DEADLOCK_RETRIES = 4;
+
+/**
+ * UnitOfWork on TypeORM through @nestjs-cls/transactional: repositories read the current
+ * EntityManager from the TransactionHost, so they join the transaction without passing it around.
+ *
+ * - MySQL: READ COMMITTED (a locking read followed by plain reads sees what the lock holder
+ *   committed, and there are fewer gap locks); a transaction InnoDB kills as a deadlock victim is
+ *   run again from the start, a few times, since it wrote nothing.
+ * - SQLite: one connection is shared by the whole process, so top-level transactions are
+ *   serialized here in a promise queue; otherwise two requests would interleave statements inside
+ *   one SQLite transaction.
+ */
+@Injectable()
+export class TypeOrmUnitOfWork extends UnitOfWork {
+  private readonly logger = new Logger(TypeOrmUnitOfWork.name);
+  private readonly engine: DatabaseEngine;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly cls: ClsService,
+    dataSource: DataSource,
+  ) {
+    super();
+    this.engine = engineOf(dataSource);
+  }
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    return this.inContext(() => {
+      if (this.txHost.isTransactionActive()) return work();
+      return this.engine === 'sqlite'
+        ? this.serialized(() => this.txHost.withTransaction(work))
+        : this.withDeadlockRetry(() =>
+            this.txHost.withTransaction({ isolationLevel: 'READ COMMITTED' }, work),
+          );
+    });
+  }
+
+  read<T>(work: () => Promise<T>): Promise<T> {
+    return this.inContext(() => {
+      if (this.engine === 'mysql' || this.txHost.isTransactionActive()) return work();
+      return this.serialized(work);
+    });
+  }
+
+  private inContext<T>(fn: () => Promise<T>): Promise<T> {
+    return this.cls.isActive() ? fn() : this.cls.run(fn);
+  }
+
+  private serialized<T>(fn: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(fn, fn);
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private async withDeadlockRetry<T>(fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (error) {
+        if (!isDeadlock(error) || attempt > DEADLOCK_RETRIES) throw error;
+        this.logger.warn(`transaction deadlocked, retrying (attempt ${attempt + 1})`);
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  }
+}

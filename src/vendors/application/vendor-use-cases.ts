@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { ApiKeySecret } from '../domain/api-key';
+import { LeadOption, validateLeadOption } from '../domain/lead-option';
+import { Vendor } from '../domain/vendor';
+import { ApiKeyRepository, LeadOptionRepository, VendorRepository } from './ports';
+
+@Injectable()
+export class CreateVendorUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly vendors: VendorRepository,
+    private readonly apiKeys: ApiKeyRepository,
+  ) {}
+
+  /** A vendor with its first API key; the key is returned once and never stored in clear. */
+  execute(name: string): Promise<{ vendorId: number; apiKey: string }> {
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const vendor = await this.vendors.insert(Vendor.register(name, now));
+      const secret = ApiKeySecret.generate();
+      await this.apiKeys.insert({
+        vendorId: vendor.id!,
+        keyHash: secret.hash,
+        keyPrefix: secret.displayPrefix,
+        createdAt: now,
+      });
+      return { vendorId: vendor.id!, apiKey: secret.value };
+    });
+  }
+}
+
+@Injectable()
+export class CreateApiKeyUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly vendors: VendorRepository,
+    private readonly apiKeys: ApiKeyRepository,
+  ) {}
+
+  /** Another active key for the vendor (D9: several keys allow rotation). */
+  execute(vendorId: number): Promise<{ apiKey: string }> {
+    return this.uow.run(async () => {
+      if (!(await this.vendors.exists(vendorId))) throw new NotFoundError('vendor');
+      const secret = ApiKeySecret.generate();
+      await this.apiKeys.insert({
+        vendorId,
+        keyHash: secret.hash,
+        keyPrefix: secret.displayPrefix,
+        createdAt: this.clock.now(),
+      });
+      return { apiKey: secret.value };
+    });
+  }
+}
+
+@Injectable()
+export class RevokeApiKeyUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly apiKeys: ApiKeyRepository,
+  ) {}
+
+  /** D9: refused from the next request on (keys are looked up on every request, never cached). */
+  execute(apiKey: string): Promise<{ revoked: true }> {
+    return this.uow.run(async () => {
+      const revoked = await this.apiKeys.revokeByHash(ApiKeySecret.hash(apiKey), this.clock.now());
+      if (!revoked) throw new NotFoundError('active API key');
+      return { revoked: true };
+    });
+  }
+}
+
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+@Injectable()
+export class AuthenticateApiKeyUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly apiKeys: ApiKeyRepository,
+  ) {}
+
+  /** The vendor the key belongs to, or null for an unknown or revoked key. */
+  async execute(presented: string): Promise<{ vendorId: number } | null> {
+    const key = await this.uow.read(() => this.apiKeys.findActiveByHash(ApiKeySecret.hash(presented)));
+    if (!key) return null;
+    const now = this.clock.now();
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+      // lastUsedAt is kept to the minute: one small write a minute per key, not one per request.
+      await this.uow.read(() =>
+        this.apiKeys.touch(key.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)),
+      );
+    }
+    return { vendorId: key.vendorId };
+  }
+}
+
+@Injectable()
+export class CreateLeadOptionUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly vendors: VendorRepository,
+    private readonly options: LeadOptionRepository,
+  ) {}
+
+  execute(vendorId: number, kind: string, label: string): Promise<{ id: number }> {
+    const valid = validateLeadOption(kind, label);
+    return this.uow.run(async () => {
+      if (!(await this.vendors.exists(vendorId))) throw new NotFoundError('vendor');
+      const option = await this.options.insert({ vendorId, ...valid }, this.clock.now());
+      return { id: option.id };
+    });
+  }
+}
+
+@Injectable()
+export class ListLeadOptionsUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly vendors: VendorRepository,
+    private readonly options: LeadOptionRepository,
+  ) {}
+
+  execute(vendorId: number): Promise<{ data: Pick<LeadOption, 'id' | 'kind' | 'label'>[] }> {
+    return this.uow.run(async () => {
+      if (!(await this.vendors.exists(vendorId))) throw new NotFoundError('vendor');
+      const options = await this.options.listForVendor(vendorId);
+      return { data: options.map(({ id, kind, label }) => ({ id, kind, label })) };
+    });
+  }
+}
