@@ -14,6 +14,7 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
     // failure is reported by main.ts in one line.
     logger: false,
     abortOnError: false,
+    bodyParser: false, // the JSON body parser of configureHttp is the only one (D6, D38)
   });
   app.useLogger(app.get(PinoLogger));
   configureHttp(app);

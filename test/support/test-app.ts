@@ -54,7 +54,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(testConfig(options.env));
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), { logger: false });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(), {
+    logger: false,
+    bodyParser: false,
+  });
   configureHttp(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
