@@ -1,0 +1,165 @@
+import { InvalidStateTransitionError } from '../../shared/domain/domain-error';
+import { LeadDetails, LeadDetailsPatch, WRITABLE_FIELDS, checkLeadDetails, completeDetails, foldCase } from './lead-details';
+import { ApprovalStatus, LeadOperation, transitionOf } from './lead-transitions';
+
+export const SUBMITTED_BY_TYPES = ['PARTNER_USER', 'VENDOR_USER', 'INTEGRATION', 'SYSTEM', 'API'] as const;
+export type SubmittedByType = (typeof SUBMITTED_BY_TYPES)[number];
+
+/** Everything a stored lead holds; what repositories read and write. */
+export interface LeadSnapshot extends LeadDetails {
+  id: number | undefined;
+  vendorId: number;
+  partnerId: number;
+  approvalStatus: ApprovalStatus;
+  archived: boolean;
+  rejectReason: string | null;
+  rejectComment: string | null;
+  lastActiveAt: Date | null;
+  submittedByType: SubmittedByType | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** approve: `approved` the first time, `already_approved` on a retry (same contact, D32). */
+export type ApproveOutcome = 'approved' | 'already_approved';
+/** reject: `rejected` the first time, `already_rejected` on a retry (first comment kept, D32). */
+export type RejectOutcome = 'rejected' | 'already_rejected';
+
+/**
+ * A lead a partner submitted for a vendor (D27: one vendor, one partner). It owns its approval state
+ * machine (see lead-transitions.ts) and its `updatedAt`, which moves only when something really
+ * changes (D34).
+ */
+export class Lead {
+  private constructor(private state: LeadSnapshot) {}
+
+  /** D26: a new lead is PENDING, active, submitted through the API, with no reject data. */
+  static submit(input: { vendorId: number; partnerId: number; details: Partial<LeadDetails> }, now: Date): Lead {
+    const details = completeDetails(input.details);
+    checkLeadDetails(details, true);
+    return new Lead({
+      ...details,
+      id: undefined,
+      vendorId: input.vendorId,
+      partnerId: input.partnerId,
+      approvalStatus: 'PENDING',
+      archived: false,
+      rejectReason: null,
+      rejectComment: null,
+      lastActiveAt: null,
+      submittedByType: 'API',
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  static restore(snapshot: LeadSnapshot): Lead {
+    return new Lead({ ...snapshot });
+  }
+
+  snapshot(): LeadSnapshot {
+    return { ...this.state };
+  }
+
+  get id(): number | undefined {
+    return this.state.id;
+  }
+  get vendorId(): number {
+    return this.state.vendorId;
+  }
+  get partnerId(): number {
+    return this.state.partnerId;
+  }
+  get approvalStatus(): ApprovalStatus {
+    return this.state.approvalStatus;
+  }
+  get archived(): boolean {
+    return this.state.archived;
+  }
+  get rejectComment(): string | null {
+    return this.state.rejectComment;
+  }
+  get updatedAt(): Date {
+    return this.state.updatedAt;
+  }
+  get details(): LeadDetails {
+    const details = {} as Record<keyof LeadDetails, unknown>;
+    for (const field of WRITABLE_FIELDS) details[field] = this.state[field];
+    return details as unknown as LeadDetails;
+  }
+  /** D13, D27: the email as compared for duplicates. */
+  get emailNormalized(): string {
+    return foldCase(this.state.emailAddress);
+  }
+  /** D33: the first name as searched by keyword. */
+  get firstNameNormalized(): string {
+    return foldCase(this.state.firstName);
+  }
+
+  /** Sets the id the database gave a newly inserted lead. */
+  identify(id: number): void {
+    if (this.state.id !== undefined) throw new Error(`lead ${this.state.id} already has an id`);
+    this.state = { ...this.state, id };
+  }
+
+  /** PUT (api.md 8, D29): every writable field is replaced, omitted ones cleared. Returns whether anything changed. */
+  replace(input: Partial<LeadDetails>, now: Date): boolean {
+    const details = completeDetails(input);
+    checkLeadDetails(details, true);
+    return this.applyDetails(details, now);
+  }
+
+  /** PATCH (api.md 9, D29): only the fields present change. Returns whether anything changed. */
+  update(patch: LeadDetailsPatch, now: Date): boolean {
+    checkLeadDetails(patch, false);
+    return this.applyDetails(patch, now);
+  }
+
+  approve(now: Date): ApproveOutcome {
+    const rule = this.ruleFor('approve');
+    if (rule.kind === 'retry') return 'already_approved';
+    if (rule.kind !== 'move') throw new Error(`approve has no rule ${rule.kind}`);
+    this.change({ approvalStatus: rule.to }, now);
+    return 'approved';
+  }
+
+  /** D32: on a retry the comment that landed first is kept, whatever this one says. */
+  reject(comment: string | null, now: Date): RejectOutcome {
+    const rule = this.ruleFor('reject');
+    if (rule.kind === 'retry') return 'already_rejected';
+    if (rule.kind !== 'move') throw new Error(`reject has no rule ${rule.kind}`);
+    this.change({ approvalStatus: rule.to, rejectComment: comment }, now);
+    return 'rejected';
+  }
+
+  /** Archiving an archived lead succeeds and changes nothing (api.md 12). Returns whether it changed. */
+  archive(now: Date): boolean {
+    this.ruleFor('archive');
+    if (this.state.archived) return false;
+    this.change({ archived: true }, now);
+    return true;
+  }
+
+  /** The table's rule for this operation; a `conflict` is thrown here (D30). */
+  private ruleFor(operation: LeadOperation) {
+    const rule = transitionOf(this.state.approvalStatus, operation);
+    if (rule.kind === 'conflict') throw new InvalidStateTransitionError(this.state.approvalStatus, operation);
+    return rule;
+  }
+
+  /** Replace/update never reach approvalStatus or archived: only writable fields are copied. */
+  private applyDetails(input: LeadDetailsPatch, now: Date): boolean {
+    const changes: Partial<LeadSnapshot> = {};
+    for (const field of WRITABLE_FIELDS) {
+      const value = input[field];
+      if (value !== undefined && value !== this.state[field]) (changes as Record<string, unknown>)[field] = value;
+    }
+    if (Object.keys(changes).length === 0) return false;
+    this.change(changes, now);
+    return true;
+  }
+
+  private change(changes: Partial<LeadSnapshot>, now: Date): void {
+    this.state = { ...this.state, ...changes, updatedAt: now };
+  }
+}
