@@ -1,0 +1,31 @@
+import { Lead } from '../domain/lead';
+import { LeadListQuery } from '../domain/lead-list-query';
+
+export abstract class LeadRepository {
+  /** Stores a new lead and gives it its id. DuplicateEntryError (emailAddress) when the email is taken (D27). */
+  abstract insert(lead: Lead): Promise<void>;
+
+  /** Writes a changed lead back. DuplicateEntryError (emailAddress) when its new email is taken (D27). */
+  abstract update(lead: Lead): Promise<void>;
+
+  /** The vendor's lead with this id; another vendor's lead is null, like a missing one (D27). */
+  abstract findForVendor(leadId: number, vendorId: number): Promise<Lead | null>;
+
+  /**
+   * Like findForVendor, and the row stays locked until the transaction ends, so concurrent writes
+   * of one lead run one after the other and each decides on what the previous one committed (D32).
+   */
+  abstract lockForVendor(leadId: number, vendorId: number): Promise<Lead | null>;
+
+  /** Whether another lead of this (vendor, partner) has this normalized email, archived ones included (D27). */
+  abstract emailTaken(vendorId: number, partnerId: number, emailNormalized: string, exceptLeadId?: number): Promise<boolean>;
+
+  /** One page of a partner's leads for a vendor, and how many match in all (api.md 6). */
+  abstract listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }>;
+
+  /**
+   * D28: which of these leads are duplicates: another active lead of the vendor, or a contact of the
+   * vendor that is not the lead's own, has the same email. One query for the whole set.
+   */
+  abstract duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>>;
+}
