@@ -1,10 +1,52 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '../mail/mail.module';
+import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
+import { InvitePartnerUseCase } from './application/invite-partner.use-case';
+import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
 import { PartnerAccess } from './application/partner-access';
+import { PartnerInviter } from './application/partner-inviter';
+import {
+  InvitationRepository,
+  PartnerRepository,
+  PartnerUserRepository,
+  VendorDirectory,
+} from './application/ports';
+import { ReinvitePartnerUseCase } from './application/reinvite-partner.use-case';
+import { PartnersController } from './http/partners.controller';
+import {
+  InvitationOrmEntity,
+  PartnerOrmEntity,
+  PartnerUserOrmEntity,
+  VendorPartnerOrmEntity,
+} from './infrastructure/partner.orm-entities';
+import {
+  TypeOrmInvitationRepository,
+  TypeOrmPartnerRepository,
+  TypeOrmPartnerUserRepository,
+  TypeOrmVendorDirectory,
+} from './infrastructure/typeorm-partner.repositories';
 import { TypeOrmPartnerAccess } from './infrastructure/typeorm-partner-access';
 
-/** Partners, partner users and the vendor connection (api.md endpoints 1-4). */
+/** Partners, partner users and the vendor connection (api.md endpoints 1-4). See README.md. */
 @Module({
-  providers: [{ provide: PartnerAccess, useClass: TypeOrmPartnerAccess }],
+  imports: [
+    TypeOrmModule.forFeature([PartnerOrmEntity, PartnerUserOrmEntity, VendorPartnerOrmEntity, InvitationOrmEntity]),
+    MailModule,
+  ],
+  controllers: [PartnersController],
+  providers: [
+    { provide: PartnerAccess, useClass: TypeOrmPartnerAccess },
+    { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
+    { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
+    { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },
+    { provide: VendorDirectory, useClass: TypeOrmVendorDirectory },
+    PartnerInviter,
+    InvitePartnerUseCase,
+    ReinvitePartnerUseCase,
+    AddPartnerUsersUseCase,
+    ListPartnerUsersUseCase,
+  ],
   exports: [PartnerAccess],
 })
 export class PartnersModule {}

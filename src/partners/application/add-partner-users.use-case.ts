@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { DuplicateEntryError, NotFoundError } from '../../shared/domain/domain-error';
+import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { runRetryingConflict } from './conflict-retry';
+import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { PartnerInviter } from './partner-inviter';
+import { PartnerRepository, PartnerUserRepository } from './ports';
+
+/** api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
+@Injectable()
+export class AddPartnerUsersUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly partners: PartnerRepository,
+    private readonly users: PartnerUserRepository,
+    private readonly inviter: PartnerInviter,
+  ) {}
+
+  execute(vendorId: number, partnerId: number, requested: PartnerUserRequest[]): Promise<PartnerUser[]> {
+    return runRetryingConflict(
+      this.uow,
+      async () => {
+        const partner = await this.partners.findConnected(vendorId, partnerId);
+        if (!partner) throw new NotFoundError('partner');
+        await assertNoDuplicateEmails(this.users, requested);
+        const now = this.clock.now();
+        const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partnerId, r, now)));
+        await this.partners.recordInvitedAt(partnerId, now);
+        await this.inviter.invite(vendorId, partner, created);
+        return created;
+      },
+      (conflict) =>
+        new DuplicateEntryError(
+          fieldOfConflict(conflict, requested, 'users'),
+          'the email address was taken by a concurrent request',
+        ),
+    );
+  }
+}

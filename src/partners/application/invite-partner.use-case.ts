@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { DuplicateEntryError } from '../../shared/domain/domain-error';
+import { normalizeEmail } from '../../shared/domain/email';
+import { Partner, PartnerProfile } from '../domain/partner';
+import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { runRetryingConflict } from './conflict-retry';
+import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { PartnerInviter } from './partner-inviter';
+import { PartnerRepository, PartnerUserRepository } from './ports';
+
+export interface InvitePartnerInput {
+  profile: PartnerProfile;
+  /** null when the request omitted users or sent null (D19) */
+  users: PartnerUserRequest[] | null;
+}
+
+export interface InvitePartnerResult {
+  partner: Partner;
+  /** the users this call created (D20: `[]` when it only connected an existing partner without users) */
+  users: PartnerUser[];
+}
+
+/** api.md endpoint 1 (D19-D22, D35, D36). */
+@Injectable()
+export class InvitePartnerUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly partners: PartnerRepository,
+    private readonly users: PartnerUserRepository,
+    private readonly inviter: PartnerInviter,
+  ) {}
+
+  execute(vendorId: number, input: InvitePartnerInput): Promise<InvitePartnerResult> {
+    return runRetryingConflict(
+      this.uow,
+      () => this.invite(vendorId, input),
+      (conflict) =>
+        new DuplicateEntryError(
+          fieldOfConflict(conflict, input.users, 'contactEmailAddress'),
+          'the email address was taken by a concurrent request',
+        ),
+    );
+  }
+
+  private async invite(vendorId: number, input: InvitePartnerInput): Promise<InvitePartnerResult> {
+    const now = this.clock.now();
+    const contactUser = await this.users.findByEmail(normalizeEmail(input.profile.contactEmailAddress));
+    if (contactUser) return this.connectExisting(vendorId, contactUser, input.users ?? [], now);
+
+    // D19: a new partner, connected to the vendor, with its initial users, each invited once.
+    const requested = initialUsers(input.profile, input.users);
+    await assertNoDuplicateEmails(this.users, requested);
+    const partner = await this.partners.insert(Partner.invite(input.profile, now));
+    await this.partners.connect(vendorId, partner.id, now);
+    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
+    await this.inviter.invite(vendorId, partner, created);
+    return { partner, users: created };
+  }
+
+  /**
+   * D20: the contact address belongs to a user of partner P. P is connected to this vendor (unless it
+   * already is: DUPLICATE_ENTRY) and returned as stored; only the requested users are created. The
+   * contact user gets one invite for this vendor, each created user one.
+   */
+  private async connectExisting(
+    vendorId: number,
+    contactUser: PartnerUser,
+    requested: PartnerUserRequest[],
+    now: Date,
+  ): Promise<InvitePartnerResult> {
+    if (await this.partners.isConnected(vendorId, contactUser.partnerId)) {
+      throw new DuplicateEntryError(
+        'contactEmailAddress',
+        'a partner with this contact email address is already connected to the vendor',
+      );
+    }
+    await assertNoDuplicateEmails(this.users, requested);
+    const stored = await this.partners.findById(contactUser.partnerId);
+    if (!stored) throw new Error(`partner ${contactUser.partnerId} of user ${contactUser.id} is missing`);
+    await this.partners.connect(vendorId, stored.id, now);
+    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(stored.id, r, now)));
+    const partner = stored.invitedNow(now);
+    await this.partners.recordInvitedAt(partner.id, now);
+    await this.inviter.invite(vendorId, partner, [contactUser, ...created]);
+    return { partner, users: created };
+  }
+}

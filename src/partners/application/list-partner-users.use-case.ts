@@ -1,0 +1,23 @@
+import { Injectable } from '@nestjs/common';
+import { Page } from '../../shared/application/page';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
+import { PartnerRepository, PartnerUserRepository } from './ports';
+
+/** api.md endpoint 4 (D24, D25, D40): every user of the partner, whichever vendor invited it. */
+@Injectable()
+export class ListPartnerUsersUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly partners: PartnerRepository,
+    private readonly users: PartnerUserRepository,
+  ) {}
+
+  execute(vendorId: number, query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
+    return this.uow.run(async () => {
+      if (!(await this.partners.isConnected(vendorId, query.partnerId))) throw new NotFoundError('partner');
+      return this.users.listForPartner(query);
+    });
+  }
+}

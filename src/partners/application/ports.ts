@@ -1,0 +1,47 @@
+import { Page } from '../../shared/application/page';
+import { NewInvitation } from '../domain/invitation';
+import { Partner } from '../domain/partner';
+import { NewPartnerUser, PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
+
+/**
+ * A unique index refused a write because a concurrent request got there first (an email address
+ * taken, a vendor connection made). The use case runs once more and then answers as the winner's
+ * committed state says (DUPLICATE_ENTRY or D20 connect).
+ */
+export class ConcurrentWriteConflict extends Error {
+  constructor(readonly emailNormalized?: string) {
+    super(emailNormalized ? `email address taken concurrently` : 'vendor connection made concurrently');
+    this.name = 'ConcurrentWriteConflict';
+  }
+}
+
+export abstract class PartnerRepository {
+  abstract insert(partner: Partner): Promise<Partner>;
+  abstract findById(partnerId: number): Promise<Partner | null>;
+  /** The partner when it exists and is connected to the vendor (D25); otherwise null. */
+  abstract findConnected(vendorId: number, partnerId: number): Promise<Partner | null>;
+  abstract isConnected(vendorId: number, partnerId: number): Promise<boolean>;
+  /** Connects the vendor to the partner (D20); ConcurrentWriteConflict when the connection exists. */
+  abstract connect(vendorId: number, partnerId: number, at: Date): Promise<void>;
+  abstract recordInvitedAt(partnerId: number, at: Date): Promise<void>;
+}
+
+export abstract class PartnerUserRepository {
+  /** The user with this address, across all partners (D13: addresses are unique across all users). */
+  abstract findByEmail(emailNormalized: string): Promise<PartnerUser | null>;
+  /** Which of these normalized addresses already belong to a user. */
+  abstract takenEmails(emailsNormalized: string[]): Promise<Set<string>>;
+  abstract findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null>;
+  /** Inserts in order; ConcurrentWriteConflict when an address was taken meanwhile (unique index). */
+  abstract insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]>;
+  abstract listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>>;
+}
+
+export abstract class InvitationRepository {
+  abstract insert(invitation: NewInvitation): Promise<void>;
+}
+
+/** The vendor's display name, for the invite email. */
+export abstract class VendorDirectory {
+  abstract nameOf(vendorId: number): Promise<string>;
+}

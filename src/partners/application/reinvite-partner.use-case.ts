@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { normalizeEmail } from '../../shared/domain/email';
+import { PartnerInviter } from './partner-inviter';
+import { PartnerRepository, PartnerUserRepository } from './ports';
+
+/** api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
+@Injectable()
+export class ReinvitePartnerUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly partners: PartnerRepository,
+    private readonly users: PartnerUserRepository,
+    private readonly inviter: PartnerInviter,
+  ) {}
+
+  execute(vendorId: number, partnerId: number, emailAddress: string): Promise<void> {
+    return this.uow.run(async () => {
+      const partner = await this.partners.findConnected(vendorId, partnerId);
+      if (!partner) throw new NotFoundError('partner');
+      // D40: any user of the partner, whichever vendor invited it.
+      const user = await this.users.findInPartnerByEmail(partnerId, normalizeEmail(emailAddress));
+      if (!user) throw new NotFoundError('partner user', 'emailAddress', 'no user of this partner has this email address');
+      const now = this.clock.now();
+      await this.partners.recordInvitedAt(partnerId, now);
+      await this.inviter.invite(vendorId, partner, [user]);
+    });
+  }
+}

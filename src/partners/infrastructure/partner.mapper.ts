@@ -1,0 +1,75 @@
+import { normalizeEmail } from '../../shared/domain/email';
+import { Partner, PartnerType } from '../domain/partner';
+import { NewPartnerUser, PartnerUser } from '../domain/partner-user';
+import { PartnerOrmEntity, PartnerUserOrmEntity } from './partner.orm-entities';
+
+/** Domain <-> ORM rows, field by field, so a new column never reaches the domain (or the wire) by accident. */
+export const PartnerMapper = {
+  toDomain(row: PartnerOrmEntity): Partner {
+    return Partner.restore({
+      id: row.id,
+      companyName: row.companyName,
+      description: row.description,
+      website: row.website,
+      country: row.country,
+      companySize: row.companySize,
+      contactName: row.contactName,
+      contactEmailAddress: row.contactEmailAddress,
+      contactPhone: row.contactPhone,
+      contactRole: row.contactRole,
+      type: row.type as PartnerType | null,
+      invitedAt: row.invitedAt,
+      createdAt: row.createdAt,
+    });
+  },
+
+  /** A row to insert (no id yet). */
+  toRow(partner: Partner): Omit<PartnerOrmEntity, 'id'> {
+    const p = partner.profile();
+    return {
+      companyName: p.companyName,
+      description: p.description,
+      website: p.website,
+      country: p.country,
+      companySize: p.companySize,
+      contactName: p.contactName,
+      contactEmailAddress: p.contactEmailAddress,
+      contactPhone: p.contactPhone,
+      contactRole: p.contactRole,
+      type: p.type,
+      invitedAt: p.invitedAt,
+      createdAt: p.createdAt,
+    };
+  },
+};
+
+export const PartnerUserMapper = {
+  toDomain(row: PartnerUserOrmEntity): PartnerUser {
+    return {
+      id: row.id,
+      partnerId: row.partnerId,
+      firstName: row.firstName,
+      lastName: row.lastName,
+      emailAddress: row.emailAddress,
+      phoneNumber: row.phoneNumber,
+      jobTitle: row.jobTitle,
+      lastActiveAt: row.lastActiveAt,
+      createdAt: row.createdAt,
+    };
+  },
+
+  /** D13: the address is stored as sent, its lower-cased copy carries the unique index. */
+  toRow(user: NewPartnerUser): Omit<PartnerUserOrmEntity, 'id'> {
+    return {
+      partnerId: user.partnerId,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      emailAddress: user.emailAddress,
+      emailNormalized: normalizeEmail(user.emailAddress),
+      phoneNumber: user.phoneNumber,
+      jobTitle: user.jobTitle,
+      lastActiveAt: user.lastActiveAt,
+      createdAt: user.createdAt,
+    };
+  },
+};

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In } from 'typeorm';
+import { Page } from '../../shared/application/page';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import {
+  ConcurrentWriteConflict,
+  InvitationRepository,
+  PartnerRepository,
+  PartnerUserRepository,
+  VendorDirectory,
+} from '../application/ports';
+import { NewInvitation } from '../domain/invitation';
+import { Partner } from '../domain/partner';
+import { NewPartnerUser, PartnerUser, PartnerUserListQuery, PartnerUserSortKey } from '../domain/partner-user';
+import { PartnerMapper, PartnerUserMapper } from './partner.mapper';
+import {
+  InvitationOrmEntity,
+  PartnerOrmEntity,
+  PartnerUserOrmEntity,
+  VendorPartnerOrmEntity,
+} from './partner.orm-entities';
+
+@Injectable()
+export class TypeOrmPartnerRepository extends PartnerRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  async insert(partner: Partner): Promise<Partner> {
+    const result = await this.txHost.tx.getRepository(PartnerOrmEntity).insert(PartnerMapper.toRow(partner));
+    return partner.withId(Number(result.identifiers[0]!.id));
+  }
+
+  async findById(partnerId: number): Promise<Partner | null> {
+    const row = await this.txHost.tx.getRepository(PartnerOrmEntity).findOne({ where: { id: partnerId } });
+    return row ? PartnerMapper.toDomain(row) : null;
+  }
+
+  async findConnected(vendorId: number, partnerId: number): Promise<Partner | null> {
+    const row = await this.txHost.tx
+      .getRepository(PartnerOrmEntity)
+      .createQueryBuilder('p')
+      .innerJoin(VendorPartnerOrmEntity, 'vp', 'vp.partner_id = p.id AND vp.vendor_id = :vendorId', { vendorId })
+      .where('p.id = :partnerId', { partnerId })
+      .getOne();
+    return row ? PartnerMapper.toDomain(row) : null;
+  }
+
+  isConnected(vendorId: number, partnerId: number): Promise<boolean> {
+    return this.txHost.tx.getRepository(VendorPartnerOrmEntity).exists({ where: { vendorId, partnerId } });
+  }
+
+  async connect(vendorId: number, partnerId: number, at: Date): Promise<void> {
+    try {
+      await this.txHost.tx.getRepository(VendorPartnerOrmEntity).insert({ vendorId, partnerId, createdAt: at });
+    } catch (error) {
+      // The primary key (vendor_id, partner_id) guards concurrent connects of one partner (D20).
+      if (isUniqueViolation(error)) throw new ConcurrentWriteConflict();
+      throw error;
+    }
+  }
+
+  async recordInvitedAt(partnerId: number, at: Date): Promise<void> {
+    await this.txHost.tx.getRepository(PartnerOrmEntity).update({ id: partnerId }, { invitedAt: at });
+  }
+}
+
+/** Sort expressions (D24): names compare case-insensitively on both engines; ties go to id. */
+const SORT_EXPRESSIONS: Record<PartnerUserSortKey, string> = {
+  id: 'u.id',
+  firstName: 'LOWER(u.first_name)',
+  lastName: 'LOWER(u.last_name)',
+  emailAddress: 'u.email_normalized',
+  jobTitle: 'LOWER(u.job_title)',
+  createdAt: 'u.created_at',
+};
+
+@Injectable()
+export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  private get rows() {
+    return this.txHost.tx.getRepository(PartnerUserOrmEntity);
+  }
+
+  async findByEmail(emailNormalized: string): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { emailNormalized } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async takenEmails(emailsNormalized: string[]): Promise<Set<string>> {
+    if (emailsNormalized.length === 0) return new Set();
+    const rows = await this.rows.find({
+      select: { id: true, emailNormalized: true },
+      where: { emailNormalized: In([...new Set(emailsNormalized)]) },
+    });
+    return new Set(rows.map((row) => row.emailNormalized));
+  }
+
+  async findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { partnerId, emailNormalized } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]> {
+    const created: PartnerUser[] = [];
+    for (const user of users) {
+      const row = PartnerUserMapper.toRow(user);
+      try {
+        const result = await this.rows.insert(row);
+        created.push({ ...user, id: Number(result.identifiers[0]!.id) });
+      } catch (error) {
+        // ux_partner_users_email is the last guard (D13): a concurrent request took the address.
+        if (isUniqueViolation(error)) throw new ConcurrentWriteConflict(row.emailNormalized);
+        throw error;
+      }
+    }
+    return created;
+  }
+
+  async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
+    const where = this.rows.createQueryBuilder('u').where('u.partner_id = :partnerId', { partnerId: query.partnerId });
+    const totalItems = await where.clone().getCount();
+    const offset = query.page * query.perPage;
+    if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
+    const rows = await where
+      .orderBy(SORT_EXPRESSIONS[query.sortBy], 'ASC')
+      .addOrderBy('u.id', 'ASC')
+      .limit(query.perPage)
+      .offset(offset)
+      .getMany();
+    return { data: rows.map(PartnerUserMapper.toDomain), page: query.page, perPage: query.perPage, totalItems };
+  }
+}
+
+@Injectable()
+export class TypeOrmInvitationRepository extends InvitationRepository {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  async insert(invitation: NewInvitation): Promise<void> {
+    await this.txHost.tx.getRepository(InvitationOrmEntity).insert({ ...invitation, usedAt: null });
+  }
+}
+
+/**
+ * Reads the vendor's name from the vendors table. The vendors module exposes no name lookup yet;
+ * this one query is the only place partners reads a table it does not own.
+ */
+@Injectable()
+export class TypeOrmVendorDirectory extends VendorDirectory {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+    super();
+  }
+
+  async nameOf(vendorId: number): Promise<string> {
+    const rows: { name: string }[] = await this.txHost.tx.query('SELECT name FROM vendors WHERE id = ?', [vendorId]);
+    if (rows.length === 0) throw new Error(`vendor ${vendorId} not found`);
+    return rows[0]!.name;
+  }
+}
