@@ -24,6 +24,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_DEADLINE_MS);
     deadline.unref();
+    // Keep-alive sockets that finish their last response after close() began would otherwise hold
+    // the server open until the client lets go: close them as soon as they fall idle.
+    const server = app.getHttpServer() as import('node:http').Server;
+    const reaper = setInterval(() => server.closeIdleConnections(), 100);
+    reaper.unref();
     app.close().then(
       () => process.exit(0),
       (error: unknown) => {

@@ -1,4 +1,4 @@
-import { DynamicModule } from '@nestjs/common';
+import { DynamicModule, RequestMethod } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import pino from 'pino';
 import { AppConfig } from '../config/app-config';
@@ -12,6 +12,7 @@ export function loggingModule(destination: 'stdout' | 'stderr'): DynamicModule {
   return LoggerModule.forRootAsync({
     inject: [AppConfig],
     useFactory: (config: AppConfig) => ({
+      forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
       pinoHttp: [
         {
           level: config.logLevel,

@@ -1,0 +1,97 @@
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
+
+/** A stand-in TransactionHost that records how transactions were opened. */
+class FakeTransactionHost {
+  active = false;
+  opened: unknown[] = [];
+  isTransactionActive() {
+    return this.active;
+  }
+  async withTransaction<T>(optionsOrFn: unknown, maybeFn?: () => Promise<T>): Promise<T> {
+    const fn = (maybeFn ?? optionsOrFn) as () => Promise<T>;
+    this.opened.push(maybeFn ? optionsOrFn : undefined);
+    this.active = true;
+    try {
+      return await fn();
+    } finally {
+      this.active = false;
+    }
+  }
+}
+
+const cls = { isActive: () => true, run: (fn: () => unknown) => fn() } as unknown as ClsService;
+const dataSource = (type: string) => ({ options: { type } }) as unknown as DataSource;
+const deadlock = () => Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK' } });
+
+function unitOfWork(type: string, host = new FakeTransactionHost()) {
+  const uow = new TypeOrmUnitOfWork(host as unknown as TransactionHost<TransactionalAdapterTypeOrm>, cls, dataSource(type));
+  return { uow, host };
+}
+
+describe('TypeOrmUnitOfWork', () => {
+  it('opens MySQL transactions READ COMMITTED', async () => {
+    const { uow, host } = unitOfWork('mysql');
+    await uow.run(async () => 1);
+    expect(host.opened).toEqual([{ isolationLevel: 'READ COMMITTED' }]);
+  });
+
+  it('runs a deadlock victim again on MySQL, and gives up after a few attempts', async () => {
+    const { uow } = unitOfWork('mysql');
+    let attempts = 0;
+    await expect(
+      uow.run(async () => {
+        attempts += 1;
+        if (attempts < 3) throw deadlock();
+        return 'done';
+      }),
+    ).resolves.toBe('done');
+    expect(attempts).toBe(3);
+
+    let forever = 0;
+    await expect(
+      uow.run(async () => {
+        forever += 1;
+        throw deadlock();
+      }),
+    ).rejects.toThrow('Deadlock found');
+    expect(forever).toBe(5);
+  });
+
+  it('never retries other errors', async () => {
+    const { uow } = unitOfWork('mysql');
+    let attempts = 0;
+    await expect(
+      uow.run(async () => {
+        attempts += 1;
+        throw new Error('duplicate');
+      }),
+    ).rejects.toThrow('duplicate');
+    expect(attempts).toBe(1);
+  });
+
+  it('serializes top-level SQLite transactions: the second starts after the first ends', async () => {
+    const { uow } = unitOfWork('better-sqlite3');
+    const events: string[] = [];
+    const slow = uow.run(async () => {
+      events.push('a:start');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      events.push('a:end');
+    });
+    const fast = uow.run(async () => {
+      events.push('b:start');
+      events.push('b:end');
+    });
+    await Promise.all([slow, fast]);
+    expect(events).toEqual(['a:start', 'a:end', 'b:start', 'b:end']);
+  });
+
+  it('keeps the SQLite queue going after a failed transaction', async () => {
+    const { uow } = unitOfWork('better-sqlite3');
+    await expect(uow.run(async () => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    await expect(uow.run(async () => 'next')).resolves.toBe('next');
+  });
+});
