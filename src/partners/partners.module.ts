@@ -31,7 +31,12 @@ import { TypeOrmPartnerAccess } from './infrastructure/typeorm-partner-access';
 /** Partners, partner users and the vendor connection (api.md endpoints 1-4). See README.md. */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([PartnerOrmEntity, PartnerUserOrmEntity, VendorPartnerOrmEntity, InvitationOrmEntity]),
+    TypeOrmModule.forFeature([
+      PartnerOrmEntity,
+      PartnerUserOrmEntity,
+      VendorPartnerOrmEntity,
+      InvitationOrmEntity,
+    ]),
     MailModule,
   ],
   controllers: [PartnersController],

@@ -4,8 +4,16 @@ import { MailDispatcher } from '../../src/mail/application/mail-dispatcher';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 
 /** Fast dispatcher timings for tests (the defaults are minutes and seconds). */
-export function fastDispatcher(overrides: ConstructorParameters<typeof MailDispatcherSettings>[0] = {}): MailDispatcherSettings {
-  return new MailDispatcherSettings({ pollIntervalMs: 25, backoffBaseMs: 50, backoffMaxMs: 400, leaseMs: 2_000, ...overrides });
+export function fastDispatcher(
+  overrides: ConstructorParameters<typeof MailDispatcherSettings>[0] = {},
+): MailDispatcherSettings {
+  return new MailDispatcherSettings({
+    pollIntervalMs: 25,
+    backoffBaseMs: 50,
+    backoffMaxMs: 400,
+    leaseMs: 2_000,
+    ...overrides,
+  });
 }
 
 /** Outbox rows addressed to any of these recipients (case-insensitive), oldest first. */
@@ -27,7 +35,11 @@ export async function outboxRows(
  * Runs dispatch rounds until no message to these recipients is pending any more, so everything queued
  * for them has reached the mail server (or failed for good). Messages in backoff keep it waiting.
  */
-export async function settleOutbox(app: NestFastifyApplication, recipients: string[], timeoutMs = 15_000): Promise<void> {
+export async function settleOutbox(
+  app: NestFastifyApplication,
+  recipients: string[],
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   const dispatcher = app.get(MailDispatcher);
   for (;;) {

@@ -60,15 +60,27 @@ export interface PartnerBody {
 }
 
 /** Invites a partner through the API and insists it worked. */
-export async function invitePartner(http: TestAgent, apiKey: string, body: Record<string, unknown> = PartnerMother.invite()): Promise<PartnerBody> {
+export async function invitePartner(
+  http: TestAgent,
+  apiKey: string,
+  body: Record<string, unknown> = PartnerMother.invite(),
+): Promise<PartnerBody> {
   const response = await http.post(PARTNERS).set('X-API-KEY', apiKey).send(body);
-  if (response.status !== 200) throw new Error(`invite failed: ${response.status} ${JSON.stringify(response.body)}`);
+  if (response.status !== 200)
+    throw new Error(`invite failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.data as PartnerBody;
 }
 
 /** Counts rows of a table matching a condition, straight from the database (DB effect of a request). */
-export async function countRows(app: NestFastifyApplication, table: string, where: string, params: unknown[]): Promise<number> {
-  const rows: { n: number | string }[] = await app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params);
+export async function countRows(
+  app: NestFastifyApplication,
+  table: string,
+  where: string,
+  params: unknown[],
+): Promise<number> {
+  const rows: { n: number | string }[] = await app
+    .get(DataSource)
+    .query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params);
   return Number(rows[0]!.n);
 }
 
@@ -101,7 +113,10 @@ export class SettableClock extends Clock {
 }
 
 /** invited_at of a partner, as stored. */
-export async function storedInvitedAt(app: NestFastifyApplication, partnerId: number): Promise<string | null> {
+export async function storedInvitedAt(
+  app: NestFastifyApplication,
+  partnerId: number,
+): Promise<string | null> {
   const row = await app.get(DataSource).getRepository(PartnerOrmEntity).findOneByOrFail({ id: partnerId });
   return row.invitedAt ? row.invitedAt.toISOString() : null;
 }

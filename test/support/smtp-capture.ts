@@ -49,7 +49,11 @@ export class SmtpCapture {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       logger: false,
-      onData: (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (error?: Error | null) => void) => {
+      onData: (
+        stream: SMTPServerDataStream,
+        session: SMTPServerSession,
+        callback: (error?: Error | null) => void,
+      ) => {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
@@ -94,7 +98,8 @@ function parseMail(raw: string, session: SMTPServerSession): CapturedMail {
   const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
   const recipients = session.envelope.rcptTo.map((r) => r.address);
   const parts = leafParts(headers, body);
-  const find = (type: string) => parts.find((p) => (p.headers['content-type'] ?? 'text/plain').startsWith(type));
+  const find = (type: string) =>
+    parts.find((p) => (p.headers['content-type'] ?? 'text/plain').startsWith(type));
   const decode = (part?: Part) => (part ? decodeBody(part) : '');
   return {
     envelopeFrom,
@@ -155,11 +160,14 @@ function decodeBody(part: Part): string {
 function decodeWords(value: string): string {
   return value
     .replace(/\?=\s+=\?/g, '?==?')
-    .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_match, _charset: string, encoding: string, text: string) => {
-      if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
-      const bytes = text
-        .replace(/_/g, ' ')
-        .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-      return Buffer.from(bytes, 'latin1').toString('utf8');
-    });
+    .replace(
+      /=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g,
+      (_match, _charset: string, encoding: string, text: string) => {
+        if (encoding.toUpperCase() === 'B') return Buffer.from(text, 'base64').toString('utf8');
+        const bytes = text
+          .replace(/_/g, ' ')
+          .replace(/=([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+        return Buffer.from(bytes, 'latin1').toString('utf8');
+      },
+    );
 }

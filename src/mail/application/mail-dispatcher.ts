@@ -99,18 +99,30 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private async deliver(mail: ClaimedMail): Promise<'sent' | 'retried' | 'failed'> {
     const attempts = mail.attempts + 1;
     try {
-      await this.sender.send({ from: this.config.mailFrom, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html });
+      await this.sender.send({
+        from: this.config.mailFrom,
+        to: mail.to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const now = this.clock.now();
       if (attempts >= this.settings.maxAttempts) {
         await this.uow.run(() => this.store.markFailed(mail.id, attempts, now, reason));
-        this.logger.error(`giving up on outbox message ${mail.id} to ${mail.to} after ${attempts} attempts: ${reason}`);
+        this.logger.error(
+          `giving up on outbox message ${mail.id} to ${mail.to} after ${attempts} attempts: ${reason}`,
+        );
         return 'failed';
       }
       const delay = this.settings.backoffAfter(attempts);
-      await this.uow.run(() => this.store.markRetry(mail.id, attempts, new Date(now.getTime() + delay), reason));
-      this.logger.warn(`outbox message ${mail.id} attempt ${attempts} failed, retrying in ${delay} ms: ${reason}`);
+      await this.uow.run(() =>
+        this.store.markRetry(mail.id, attempts, new Date(now.getTime() + delay), reason),
+      );
+      this.logger.warn(
+        `outbox message ${mail.id} attempt ${attempts} failed, retrying in ${delay} ms: ${reason}`,
+      );
       return 'retried';
     }
     await this.uow.run(() => this.store.markSent(mail.id, this.clock.now()));

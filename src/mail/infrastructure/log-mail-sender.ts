@@ -7,6 +7,9 @@ export class LogMailSender extends MailSender {
   private readonly logger = new Logger('Mail');
 
   async send(mail: OutgoingMail): Promise<void> {
-    this.logger.log({ from: mail.from, to: mail.to, subject: mail.subject, text: mail.text }, 'email (SMTP_URL unset, not sent)');
+    this.logger.log(
+      { from: mail.from, to: mail.to, subject: mail.subject, text: mail.text },
+      'email (SMTP_URL unset, not sent)',
+    );
   }
 }

@@ -106,7 +106,13 @@ export class TypeOrmOutboxStore extends OutboxStore {
   async markRetry(id: number, attempts: number, nextAttemptAt: Date, error: string): Promise<void> {
     await this.rows.update(
       { id },
-      { attempts, nextAttemptAt, lockedUntil: null, leaseToken: null, lastError: error.slice(0, MAX_ERROR_LENGTH) },
+      {
+        attempts,
+        nextAttemptAt,
+        lockedUntil: null,
+        leaseToken: null,
+        lastError: error.slice(0, MAX_ERROR_LENGTH),
+      },
     );
   }
 

@@ -6,7 +6,10 @@ import { ConcurrentWriteConflict, PartnerUserRepository } from './ports';
 export const EMAIL_TAKEN = 'a user with this email address already exists';
 
 /** D21: refuses the whole list when any address is taken or repeats (naming the later occurrence). */
-export async function assertNoDuplicateEmails(users: PartnerUserRepository, requests: PartnerUserRequest[]): Promise<void> {
+export async function assertNoDuplicateEmails(
+  users: PartnerUserRepository,
+  requests: PartnerUserRequest[],
+): Promise<void> {
   if (requests.length === 0) return;
   const taken = await users.takenEmails(requests.map((r) => normalizeEmail(r.emailAddress)));
   const index = firstDuplicateEmail(requests, taken);
@@ -19,7 +22,13 @@ export async function assertNoDuplicateEmails(users: PartnerUserRepository, requ
 }
 
 /** The field to name when a concurrent request took an address twice in a row (rare: see runRetryingConflict). */
-export function fieldOfConflict(conflict: ConcurrentWriteConflict, requests: PartnerUserRequest[] | null, fallback: string): string {
-  const index = (requests ?? []).findIndex((r) => normalizeEmail(r.emailAddress) === conflict.emailNormalized);
+export function fieldOfConflict(
+  conflict: ConcurrentWriteConflict,
+  requests: PartnerUserRequest[] | null,
+  fallback: string,
+): string {
+  const index = (requests ?? []).findIndex(
+    (r) => normalizeEmail(r.emailAddress) === conflict.emailNormalized,
+  );
   return index >= 0 ? `users[${index}].emailAddress` : fallback;
 }

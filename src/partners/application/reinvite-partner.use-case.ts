@@ -23,7 +23,12 @@ export class ReinvitePartnerUseCase {
       if (!partner) throw new NotFoundError('partner');
       // D40: any user of the partner, whichever vendor invited it.
       const user = await this.users.findInPartnerByEmail(partnerId, normalizeEmail(emailAddress));
-      if (!user) throw new NotFoundError('partner user', 'emailAddress', 'no user of this partner has this email address');
+      if (!user)
+        throw new NotFoundError(
+          'partner user',
+          'emailAddress',
+          'no user of this partner has this email address',
+        );
       const now = this.clock.now();
       await this.partners.recordInvitedAt(partnerId, now);
       await this.inviter.invite(vendorId, partner, [user]);

@@ -57,7 +57,10 @@ export function initialUsers(
  * D21: the index of the first entry (in list order) whose address belongs to an existing user or
  * repeats an earlier entry of the list (so for a repeat, the later occurrence). Case-insensitive (D13).
  */
-export function firstDuplicateEmail(users: PartnerUserRequest[], taken: ReadonlySet<string>): number | undefined {
+export function firstDuplicateEmail(
+  users: PartnerUserRequest[],
+  taken: ReadonlySet<string>,
+): number | undefined {
   const seen = new Set<string>();
   for (const [index, user] of users.entries()) {
     const email = normalizeEmail(user.emailAddress);
@@ -68,7 +71,14 @@ export function firstDuplicateEmail(users: PartnerUserRequest[], taken: Readonly
 }
 
 /** D24: the keys the user listing sorts by; anything else falls back to id (api.md endpoint 4). */
-export const PARTNER_USER_SORT_KEYS = ['id', 'firstName', 'lastName', 'emailAddress', 'jobTitle', 'createdAt'] as const;
+export const PARTNER_USER_SORT_KEYS = [
+  'id',
+  'firstName',
+  'lastName',
+  'emailAddress',
+  'jobTitle',
+  'createdAt',
+] as const;
 export type PartnerUserSortKey = (typeof PARTNER_USER_SORT_KEYS)[number];
 
 export interface PartnerUserListQuery {

@@ -98,7 +98,15 @@ export class PartnersController {
     })
     input: Input<'partnerId', UserListQuery>,
   ): Promise<Page<PartnerUserResponse>> {
-    const page = await this.listPartnerUsers.execute(vendorId, { partnerId: input.params.partnerId, ...input.query });
-    return { data: page.data.map(toPartnerUserResponse), page: page.page, perPage: page.perPage, totalItems: page.totalItems };
+    const page = await this.listPartnerUsers.execute(vendorId, {
+      partnerId: input.params.partnerId,
+      ...input.query,
+    });
+    return {
+      data: page.data.map(toPartnerUserResponse),
+      page: page.page,
+      perPage: page.perPage,
+      totalItems: page.totalItems,
+    };
   }
 }

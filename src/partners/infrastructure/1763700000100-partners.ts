@@ -55,6 +55,10 @@ export class Partners1763700000100 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await execute(queryRunner, ['DROP TABLE vendor_partners', 'DROP TABLE partner_users', 'DROP TABLE partners']);
+    await execute(queryRunner, [
+      'DROP TABLE vendor_partners',
+      'DROP TABLE partner_users',
+      'DROP TABLE partners',
+    ]);
   }
 }

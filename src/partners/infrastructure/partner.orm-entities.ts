@@ -1,5 +1,10 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { BigIntColumn, DateTimeColumn, IdColumn, bigintToNumber } from '../../shared/infrastructure/database/columns';
+import {
+  BigIntColumn,
+  DateTimeColumn,
+  IdColumn,
+  bigintToNumber,
+} from '../../shared/infrastructure/database/columns';
 
 @Entity('partners')
 export class PartnerOrmEntity {
@@ -11,7 +16,8 @@ export class PartnerOrmEntity {
   @Column({ name: 'company_size', type: 'varchar', length: 255, nullable: true }) companySize!: string | null;
   @Column({ name: 'contact_name', type: 'varchar', length: 255 }) contactName!: string;
   @Column({ name: 'contact_email_address', type: 'varchar', length: 255 }) contactEmailAddress!: string;
-  @Column({ name: 'contact_phone', type: 'varchar', length: 255, nullable: true }) contactPhone!: string | null;
+  @Column({ name: 'contact_phone', type: 'varchar', length: 255, nullable: true }) contactPhone!:
+    string | null;
   @Column({ name: 'contact_role', type: 'varchar', length: 255, nullable: true }) contactRole!: string | null;
   @Column({ type: 'varchar', length: 16, nullable: true }) type!: string | null;
   @DateTimeColumn({ name: 'invited_at', nullable: true }) invitedAt!: Date | null;

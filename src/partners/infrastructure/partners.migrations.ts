@@ -3,4 +3,7 @@ import { Partners1763700000100 } from './1763700000100-partners';
 import { Invitations1763700000110 } from './1763700000110-invitations';
 
 /** Migrations of the partners module, oldest first. */
-export const partnersMigrations: (new () => MigrationInterface)[] = [Partners1763700000100, Invitations1763700000110];
+export const partnersMigrations: (new () => MigrationInterface)[] = [
+  Partners1763700000100,
+  Invitations1763700000110,
+];

@@ -13,7 +13,12 @@ import {
 } from '../application/ports';
 import { NewInvitation } from '../domain/invitation';
 import { Partner } from '../domain/partner';
-import { NewPartnerUser, PartnerUser, PartnerUserListQuery, PartnerUserSortKey } from '../domain/partner-user';
+import {
+  NewPartnerUser,
+  PartnerUser,
+  PartnerUserListQuery,
+  PartnerUserSortKey,
+} from '../domain/partner-user';
 import { PartnerMapper, PartnerUserMapper } from './partner.mapper';
 import {
   InvitationOrmEntity,
@@ -42,7 +47,9 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     const row = await this.txHost.tx
       .getRepository(PartnerOrmEntity)
       .createQueryBuilder('p')
-      .innerJoin(VendorPartnerOrmEntity, 'vp', 'vp.partner_id = p.id AND vp.vendor_id = :vendorId', { vendorId })
+      .innerJoin(VendorPartnerOrmEntity, 'vp', 'vp.partner_id = p.id AND vp.vendor_id = :vendorId', {
+        vendorId,
+      })
       .where('p.id = :partnerId', { partnerId })
       .getOne();
     return row ? PartnerMapper.toDomain(row) : null;
@@ -54,7 +61,9 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
 
   async connect(vendorId: number, partnerId: number, at: Date): Promise<void> {
     try {
-      await this.txHost.tx.getRepository(VendorPartnerOrmEntity).insert({ vendorId, partnerId, createdAt: at });
+      await this.txHost.tx
+        .getRepository(VendorPartnerOrmEntity)
+        .insert({ vendorId, partnerId, createdAt: at });
     } catch (error) {
       // The primary key (vendor_id, partner_id) guards concurrent connects of one partner (D20).
       if (isUniqueViolation(error)) throw new ConcurrentWriteConflict();
@@ -123,7 +132,9 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   }
 
   async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
-    const where = this.rows.createQueryBuilder('u').where('u.partner_id = :partnerId', { partnerId: query.partnerId });
+    const where = this.rows
+      .createQueryBuilder('u')
+      .where('u.partner_id = :partnerId', { partnerId: query.partnerId });
     const totalItems = await where.clone().getCount();
     const offset = query.page * query.perPage;
     if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
@@ -133,7 +144,12 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
       .limit(query.perPage)
       .offset(offset)
       .getMany();
-    return { data: rows.map(PartnerUserMapper.toDomain), page: query.page, perPage: query.perPage, totalItems };
+    return {
+      data: rows.map(PartnerUserMapper.toDomain),
+      page: query.page,
+      perPage: query.perPage,
+      totalItems,
+    };
   }
 }
 
@@ -159,7 +175,9 @@ export class TypeOrmVendorDirectory extends VendorDirectory {
   }
 
   async nameOf(vendorId: number): Promise<string> {
-    const rows: { name: string }[] = await this.txHost.tx.query('SELECT name FROM vendors WHERE id = ?', [vendorId]);
+    const rows: { name: string }[] = await this.txHost.tx.query('SELECT name FROM vendors WHERE id = ?', [
+      vendorId,
+    ]);
     if (rows.length === 0) throw new Error(`vendor ${vendorId} not found`);
     return rows[0]!.name;
   }
