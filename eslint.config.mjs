@@ -49,7 +49,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['scripts/**/*.js'],
+    files: ['scripts/**/*.js', 'bench/**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly', console: 'readonly', URL: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
   },
