@@ -1,4 +1,5 @@
 import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { ApiBody, ApiParam } from '@nestjs/swagger';
 import type { ClassConstructor } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
 import { FieldError, ValidationError } from '../domain/domain-error';
@@ -86,7 +87,19 @@ function orderLike(errors: FieldError[], spec: InputSpec<string, unknown, unknow
  * Parameter decorator: `@ValidInput({ params: ['leadId'], body: { type: ReplaceLeadBody } }) input`.
  * The handler receives typed, validated input or never runs.
  */
-export const ValidInput = <P extends string, Q = undefined, B = undefined>(spec: InputSpec<P, Q, B>): ParameterDecorator =>
-  createParamDecorator((data: InputSpec<P, Q, B>, context: ExecutionContext) =>
-    readInput(context.switchToHttp().getRequest<FastifyRequest>(), data),
-  )(spec);
+export const ValidInput =
+  <P extends string, Q = undefined, B = undefined>(spec: InputSpec<P, Q, B>): ParameterDecorator =>
+  (target, propertyKey, index) => {
+    createParamDecorator((data: InputSpec<P, Q, B>, context: ExecutionContext) =>
+      readInput(context.switchToHttp().getRequest<FastifyRequest>(), data),
+    )(spec)(target, propertyKey, index);
+    // The same spec describes the operation in the OpenAPI document (served on the management port).
+    const descriptor = propertyKey === undefined ? undefined : Object.getOwnPropertyDescriptor(target, propertyKey);
+    if (!descriptor) return;
+    for (const name of spec.params ?? []) {
+      ApiParam({ name, type: 'integer', description: 'positive integer id' })(target, propertyKey!, descriptor);
+    }
+    if (spec.body) {
+      ApiBody({ type: spec.body.type, required: !spec.body.optional })(target, propertyKey!, descriptor);
+    }
+  };
