@@ -1,0 +1,321 @@
+import { ContactRepository } from '../../src/contacts/application/contact-repository';
+import { Contact } from '../../src/contacts/domain/contact';
+import { LeadRepository } from '../../src/leads/application/lead-repository';
+import { Lead } from '../../src/leads/domain/lead';
+import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
+import { UnitOfWork } from '../../src/shared/application/unit-of-work';
+import { DuplicateEntryError } from '../../src/shared/domain/domain-error';
+import { connectPartner, insertConnectedPartner } from '../support/lead-fixtures';
+import { LeadMother } from '../support/lead-mother';
+import { DataSource } from 'typeorm';
+import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
+
+/** The TypeORM adapters of leads and contacts on the engine under test (SQLite, or MariaDB with test:mysql). */
+describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
+  let t: TestApp;
+  let uow: UnitOfWork;
+  let leads: LeadRepository;
+  let contacts: ContactRepository;
+  let vendorId: number;
+  let partnerId: number;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    uow = t.app.get(UnitOfWork);
+    leads = t.app.get(LeadRepository);
+    contacts = t.app.get(ContactRepository);
+    vendorId = (await createVendor(t.app)).vendorId;
+    partnerId = await insertConnectedPartner(t.app, vendorId);
+  });
+  afterAll(() => t.close());
+
+  const email = (prefix = 'lead') => `${unique(prefix)}@Example.test`;
+
+  async function stored(
+    details: Record<string, unknown> = {},
+    at = new Date(),
+    owner = { vendorId, partnerId },
+  ): Promise<Lead> {
+    const lead = Lead.submit(
+      { ...owner, details: LeadMother.details({ emailAddress: email(), ...details }) },
+      at,
+    );
+    await uow.run(() => leads.insert(lead));
+    return lead;
+  }
+
+  function query(overrides: Partial<LeadListQuery> = {}): LeadListQuery {
+    return {
+      vendorId,
+      partnerId,
+      page: 0,
+      perPage: 100,
+      sortBy: 'createdAt',
+      sortDirection: 'desc',
+      statuses: [],
+      sources: [],
+      archived: false,
+      ...overrides,
+    };
+  }
+
+  function convert(lead: Lead): Contact {
+    const d = lead.details;
+    return Contact.convert(
+      {
+        vendorId: lead.vendorId,
+        partnerId: lead.partnerId,
+        leadId: lead.id!,
+        firstName: d.firstName,
+        lastName: d.lastName,
+        emailAddress: d.emailAddress,
+        emailNormalized: lead.emailNormalized,
+        phoneNumber: d.phoneNumber,
+        linkedInUrl: d.linkedInUrl,
+        jobTitle: d.jobTitle,
+        companyName: d.companyName,
+        websiteUrl: d.websiteUrl,
+        companySize: d.companySize,
+        industry: d.industry,
+        city: d.city,
+        state: d.state,
+        country: d.country,
+      },
+      new Date(),
+    );
+  }
+
+  it('stores a lead and reads back every field, datetimes to the millisecond (D1)', async () => {
+    const at = new Date('2026-03-04T05:06:07.089Z');
+    const lead = await stored(
+      { productsInterested: 'p'.repeat(5000), leadAge: 0, city: '😀'.repeat(255) },
+      at,
+    );
+    lead.reject('because', new Date('2026-03-05T00:00:00.001Z'));
+    lead.archive(new Date('2026-03-06T00:00:00.002Z'));
+    await uow.run(() => leads.update(lead));
+    const found = await uow.run(() => leads.findForVendor(lead.id!, vendorId));
+    expect(found!.snapshot()).toEqual(lead.snapshot());
+    expect(found!.snapshot().createdAt.toISOString()).toBe('2026-03-04T05:06:07.089Z');
+  });
+
+  it("does not find another vendor's lead (D27)", async () => {
+    const lead = await stored();
+    const other = await createVendor(t.app);
+    expect(await uow.run(() => leads.findForVendor(lead.id!, other.vendorId))).toBeNull();
+    expect(await uow.run(() => leads.lockForVendor(lead.id!, other.vendorId))).toBeNull();
+  });
+
+  it('refuses a second lead with the same email in any case for the partner, even archived (unique index, D27)', async () => {
+    const first = await stored();
+    first.archive(new Date());
+    await uow.run(() => leads.update(first));
+    const again = Lead.submit(
+      {
+        vendorId,
+        partnerId,
+        details: LeadMother.details({ emailAddress: first.details.emailAddress.toUpperCase() }),
+      },
+      new Date(),
+    );
+    await expect(uow.run(() => leads.insert(again))).rejects.toBeInstanceOf(DuplicateEntryError);
+    expect(await uow.run(() => leads.emailTaken(vendorId, partnerId, first.emailNormalized))).toBe(true);
+    expect(await uow.run(() => leads.emailTaken(vendorId, partnerId, first.emailNormalized, first.id))).toBe(
+      false,
+    );
+  });
+
+  it('refuses an update to an email another lead of the partner has', async () => {
+    const a = await stored();
+    const b = await stored();
+    b.update({ emailAddress: a.details.emailAddress }, new Date());
+    await expect(uow.run(() => leads.update(b))).rejects.toBeInstanceOf(DuplicateEntryError);
+  });
+
+  it('allows the same email for another partner and for another vendor on the same partner (D27)', async () => {
+    const a = await stored();
+    const otherPartner = await insertConnectedPartner(t.app, vendorId);
+    await expect(
+      stored({ emailAddress: a.details.emailAddress }, new Date(), { vendorId, partnerId: otherPartner }),
+    ).resolves.toBeDefined();
+    const otherVendor = await createVendor(t.app);
+    await connectPartner(t.app, otherVendor.vendorId, partnerId);
+    await expect(
+      stored({ emailAddress: a.details.emailAddress }, new Date(), {
+        vendorId: otherVendor.vendorId,
+        partnerId,
+      }),
+    ).resolves.toBeDefined();
+  });
+
+  describe('duplicatesAmong (D28)', () => {
+    it('flags a lead when another active lead of the vendor, on any partner, has its email', async () => {
+      const shared = email('dup');
+      const a = await stored({ emailAddress: shared });
+      const otherPartner = await insertConnectedPartner(t.app, vendorId);
+      const b = await stored({ emailAddress: shared.toLowerCase() }, new Date(), {
+        vendorId,
+        partnerId: otherPartner,
+      });
+      const alone = await stored();
+      const flagged = await uow.run(() => leads.duplicatesAmong(vendorId, [a.id!, b.id!, alone.id!]));
+      expect([...flagged].sort()).toEqual([a.id!, b.id!].sort());
+    });
+
+    it('ignores archived leads and other vendors', async () => {
+      const shared = email('dup');
+      const a = await stored({ emailAddress: shared });
+      const archived = await stored({ emailAddress: shared }, new Date(), {
+        vendorId,
+        partnerId: await insertConnectedPartner(t.app, vendorId),
+      });
+      archived.archive(new Date());
+      await uow.run(() => leads.update(archived));
+      const otherVendor = await createVendor(t.app);
+      const otherPartner = await insertConnectedPartner(t.app, otherVendor.vendorId);
+      await stored({ emailAddress: shared }, new Date(), {
+        vendorId: otherVendor.vendorId,
+        partnerId: otherPartner,
+      });
+      expect(await uow.run(() => leads.duplicatesAmong(vendorId, [a.id!]))).toEqual(new Set());
+      // the archived lead itself still sees the active one
+      expect(await uow.run(() => leads.duplicatesAmong(vendorId, [archived.id!]))).toEqual(
+        new Set([archived.id!]),
+      );
+    });
+
+    it("flags a lead when a contact of the vendor has its email, but not for the lead's own contact", async () => {
+      const shared = email('dup');
+      const converted = await stored({ emailAddress: shared });
+      await uow.run(() => contacts.insertOnce(convert(converted)));
+      converted.archive(new Date());
+      await uow.run(() => leads.update(converted));
+      expect(await uow.run(() => leads.duplicatesAmong(vendorId, [converted.id!]))).toEqual(new Set());
+      const other = await stored({ emailAddress: shared }, new Date(), {
+        vendorId,
+        partnerId: await insertConnectedPartner(t.app, vendorId),
+      });
+      // other: only the contact shares its email (the converted lead is archived); converted: other is active
+      expect(await uow.run(() => leads.duplicatesAmong(vendorId, [converted.id!, other.id!]))).toEqual(
+        new Set([converted.id!, other.id!]),
+      );
+    });
+  });
+
+  describe('contacts', () => {
+    it('keeps one contact per lead: a second insert returns the first (UNIQUE lead_id, D32)', async () => {
+      const lead = await stored();
+      const first = await uow.run(() => contacts.insertOnce(convert(lead)));
+      const second = await uow.run(() => contacts.insertOnce(convert(lead)));
+      expect(second.id).toBe(first.id);
+      expect((await uow.run(() => contacts.findByLead(lead.id!)))!.snapshot()).toEqual(first.snapshot());
+    });
+  });
+
+  describe('lockForVendor', () => {
+    /**
+     * MySQL: until the second SELECT ... FOR UPDATE is running on the server (it can only be waiting:
+     * the first holds the row and is idle). SQLite: the UnitOfWork has queued it.
+     */
+    async function untilSecondWaits(): Promise<void> {
+      if (!isMysql()) return new Promise((resolve) => setImmediate(resolve));
+      const sql =
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND command = 'Query' AND info LIKE '%FROM `leads`%FOR UPDATE'";
+      // bounded: without a lock the second never waits, and the assertion on the events then says so
+      for (let attempt = 0; attempt < 300; attempt++) {
+        const [row] = (await t.app.get(DataSource).query(sql)) as { n: number | string }[];
+        if (Number(row!.n) > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    }
+
+    it('makes a second writer of the same lead wait until the first commits', async () => {
+      const lead = await stored();
+      const events: string[] = [];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+      const first = uow.run(async () => {
+        const mine = await leads.lockForVendor(lead.id!, vendorId);
+        events.push('first locked');
+        locked();
+        await held;
+        mine!.reject('first', new Date());
+        await leads.update(mine!);
+        events.push('first commits');
+      });
+      await lockTaken;
+      const second = uow.run(async () => {
+        const theirs = await leads.lockForVendor(lead.id!, vendorId);
+        events.push(`second sees ${theirs!.approvalStatus} ${theirs!.rejectComment}`);
+      });
+      await untilSecondWaits();
+      release();
+      await Promise.all([first, second]);
+      expect(events).toEqual(['first locked', 'first commits', 'second sees REJECTED first']);
+    });
+  });
+
+  describe('listForPartner', () => {
+    let partner: number;
+    const day = (iso: string) => new Date(iso);
+
+    beforeAll(async () => {
+      partner = await insertConnectedPartner(t.app, vendorId);
+      const owner = { vendorId, partnerId: partner };
+      await stored(
+        { firstName: '50%_off', emailAddress: email('percent') },
+        day('2026-05-01T00:00:00.000Z'),
+        owner,
+      );
+      await stored(
+        { firstName: '50XYoff', emailAddress: email('plain') },
+        day('2026-05-01T23:59:59.999Z'),
+        owner,
+      );
+      await stored(
+        { firstName: 'Back\\slash', emailAddress: email('slash') },
+        day('2026-05-02T00:00:00.000Z'),
+        owner,
+      );
+      await stored(
+        { firstName: 'Bang!', emailAddress: email('bang') },
+        day('2026-05-03T12:00:00.000Z'),
+        owner,
+      );
+    });
+
+    const names = async (q: Partial<LeadListQuery>) =>
+      (await uow.run(() => leads.listForPartner(query({ partnerId: partner, ...q })))).leads.map(
+        (l) => l.details.firstName,
+      );
+
+    it('matches %, _, \\ and ! in a keyword literally (D33)', async () => {
+      expect(await names({ keyword: '50%' })).toEqual(['50%_off']);
+      expect(await names({ keyword: '50%_' })).toEqual(['50%_off']);
+      expect(await names({ keyword: '50' })).toEqual(['50XYoff', '50%_off']);
+      expect(await names({ keyword: 'back\\' })).toEqual(['Back\\slash']);
+      expect(await names({ keyword: 'BANG!' })).toEqual(['Bang!']);
+      expect(await names({ keyword: '_' })).toEqual([]);
+    });
+
+    it('bounds createdAt by whole UTC days, both inclusive (D33)', async () => {
+      expect(
+        await names({
+          createdFrom: day('2026-05-01T00:00:00.000Z'),
+          createdUntil: day('2026-05-02T00:00:00.000Z'),
+        }),
+      ).toEqual(['50XYoff', '50%_off']);
+      expect(await names({ createdFrom: day('2026-05-02T00:00:00.000Z') })).toEqual(['Bang!', 'Back\\slash']);
+    });
+
+    it('counts every match, not only the page', async () => {
+      const result = await uow.run(() =>
+        leads.listForPartner(query({ partnerId: partner, perPage: 1, page: 1, sortDirection: 'asc' })),
+      );
+      expect(result.totalItems).toBe(4);
+      expect(result.leads.map((l) => l.details.firstName)).toEqual(['50XYoff']);
+    });
+  });
+});
