@@ -33,6 +33,8 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
+  /** rounds in progress (from the loop or a direct call): stop() waits for them */
+  private readonly rounds = new Set<Promise<DispatchRound>>();
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -64,10 +66,19 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     this.wake?.();
     await this.loop;
     this.loop = undefined;
+    await Promise.allSettled([...this.rounds]);
   }
 
   /** One claim/send round; used by the poll loop, and by tests to drive delivery deterministically. */
-  async dispatchDue(): Promise<DispatchRound> {
+  dispatchDue(): Promise<DispatchRound> {
+    const round = this.runRound();
+    this.rounds.add(round);
+    const forget = () => this.rounds.delete(round);
+    round.then(forget, forget);
+    return round;
+  }
+
+  private async runRound(): Promise<DispatchRound> {
     const round: DispatchRound = { claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 };
     if (this.stopping) return round;
     const leaseToken = randomUUID();

@@ -52,7 +52,9 @@ export class InvitePartnerUseCase {
 
     // D19: a new partner, connected to the vendor, with its initial users, each invited once.
     const requested = initialUsers(input.profile, input.users);
-    await assertNoDuplicateEmails(this.users, requested);
+    // Without a users list the only user is the contact, just found free; should a concurrent request
+    // take it now, the unique index answers and the retry reports contactEmailAddress, not users[0].
+    if (input.users !== null) await assertNoDuplicateEmails(this.users, requested);
     const partner = await this.partners.insert(Partner.invite(input.profile, now));
     await this.partners.connect(vendorId, partner.id, now);
     const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
