@@ -71,13 +71,19 @@ export async function insertConnectedPartner(app: NestFastifyApplication, vendor
     'INSERT INTO partners (company_name, contact_name, contact_email_address, created_at) VALUES (?, ?, ?, ?)',
     ['Partner', 'Pat', email, now],
   );
-  const [row] = (await dataSource.query('SELECT id FROM partners WHERE contact_email_address = ?', [email])) as { id: number }[];
+  const [row] = (await dataSource.query('SELECT id FROM partners WHERE contact_email_address = ?', [
+    email,
+  ])) as { id: number }[];
   const partnerId = Number(row!.id);
   await connectPartner(app, vendorId, partnerId);
   return partnerId;
 }
 
-export async function connectPartner(app: NestFastifyApplication, vendorId: number, partnerId: number): Promise<void> {
+export async function connectPartner(
+  app: NestFastifyApplication,
+  vendorId: number,
+  partnerId: number,
+): Promise<void> {
   const dataSource = app.get(DataSource);
   await dataSource.query('INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (?, ?, ?)', [
     vendorId,
@@ -128,7 +134,32 @@ export async function createLead(
 }
 
 /** Rows of a table matching a condition, counted through the application's own DataSource. */
-export async function countRows(app: NestFastifyApplication, table: 'leads' | 'contacts', where: string, params: unknown[]): Promise<number> {
-  const [row] = (await app.get(DataSource).query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params)) as { n: number | string }[];
+export async function countRows(
+  app: NestFastifyApplication,
+  table: 'leads' | 'contacts',
+  where: string,
+  params: unknown[],
+): Promise<number> {
+  const [row] = (await app
+    .get(DataSource)
+    .query(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, params)) as { n: number | string }[];
   return Number(row!.n);
+}
+
+/** Requests as one vendor: every path is relative to /api/v1/vendors and carries the vendor's key. */
+export function vendorApi(http: TestAgent, apiKey: string) {
+  const url = (path: string) => `/api/v1/vendors${path}`;
+  return {
+    get: (path: string) => http.get(url(path)).set('X-API-KEY', apiKey),
+    post: (path: string) => http.post(url(path)).set('X-API-KEY', apiKey),
+    put: (path: string) => http.put(url(path)).set('X-API-KEY', apiKey),
+    patch: (path: string) => http.patch(url(path)).set('X-API-KEY', apiKey),
+  };
+}
+
+export type VendorApi = ReturnType<typeof vendorApi>;
+
+/** The `field` of every entry of a standard error body's `errors` (D18). */
+export function errorFields(body: unknown): string[] {
+  return ((body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
 }
