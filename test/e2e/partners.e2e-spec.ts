@@ -623,6 +623,40 @@ describe('Partners API (api.md 1-4)', () => {
     });
   });
 
+  describe('invitedAt: the time of the latest request that queued an invite email (README)', () => {
+    it('is the creation time after an invite, and moves with add users and a D20 connect, not with a failed request', async () => {
+      clock.pin('2033-01-01T00:00:00.000Z');
+      const partner = await invitePartner(t.http, key);
+      expect(partner.invitedAt).toBe('2033-01-01T00:00:00.000Z');
+      expect(partner.createdAt).toBe('2033-01-01T00:00:00.000Z');
+
+      clock.pin('2033-02-01T00:00:00.000Z');
+      expect((await post(`/${partner.id}/users`, { users: [PartnerMother.user()] })).status).toBe(200);
+      expect(await storedInvitedAt(t.app, partner.id)).toBe('2033-02-01T00:00:00.000Z');
+
+      clock.pin('2033-03-01T00:00:00.000Z');
+      const failed = await post(`/${partner.id}/users`, {
+        users: [{ firstName: 'D', emailAddress: partner.contactEmailAddress }],
+      });
+      expect(failed.status).toBe(400);
+      expect(await storedInvitedAt(t.app, partner.id)).toBe('2033-02-01T00:00:00.000Z');
+
+      clock.pin('2033-04-01T00:00:00.000Z');
+      const connect = await post(
+        '',
+        PartnerMother.invite({ contactEmailAddress: partner.contactEmailAddress }),
+        otherKey,
+      );
+      clock.release();
+      expect(connect.body.data).toMatchObject({
+        id: partner.id,
+        invitedAt: '2033-04-01T00:00:00.000Z',
+        createdAt: '2033-01-01T00:00:00.000Z',
+      });
+      expect(await storedInvitedAt(t.app, partner.id)).toBe('2033-04-01T00:00:00.000Z');
+    });
+  });
+
   describe('GET /partners/{partnerId}/users (D24)', () => {
     let partnerId: number;
     const names = ['delta', 'Alpha', 'charlie', 'Bravo', 'echo'];
