@@ -28,3 +28,16 @@ export class FixedClock extends Clock {
     return new Date(this.instant.getTime());
   }
 }
+
+/** A clock the test sets: leads get exactly the createdAt the test needs (whole-day bounds, D33). */
+export class SettableClock extends Clock {
+  private instant = Date.parse('2026-06-01T10:00:00.000Z');
+
+  set(iso: string): void {
+    this.instant = Date.parse(iso);
+  }
+
+  now(): Date {
+    return new Date(this.instant);
+  }
+}
