@@ -244,6 +244,18 @@ describe('Leads: create, get, replace, update', () => {
       expect(await leadsOfVendor(v.vendorId)).toBe(1);
     });
 
+    it('counts every code point, also variation selectors, and answers 400 rather than a database error (D14)', async () => {
+      const v = await vendorWithPartner();
+      // 256 code points that a UTF-16-based count might see as 128 characters
+      const response = await v.api
+        .post(`/partners/${v.partnerId}/leads`)
+        .send(leadBody({ firstName: 'a\uFE0F'.repeat(128) }));
+      expect(response.status).toBe(400);
+      expect(response.body.message).toBe('VALIDATION_FAILED');
+      expect(errorFields(response.body)).toEqual(['firstName']);
+      expect(await leadsOfVendor(v.vendorId)).toBe(0);
+    });
+
     it("accepts source and status ids of the vendor's own options of the matching kind (D15)", async () => {
       const v = await vendorWithPartner();
       const source = await createLeadOption(app, v.vendorId, 'source', 'Referral');

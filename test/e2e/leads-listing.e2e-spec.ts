@@ -274,6 +274,12 @@ describe('GET /partners/{partnerId}/leads', () => {
       expect((await list(v, 'page=00&perPage=007')).body.data).toMatchObject({ page: 0, perPage: 7 });
     });
 
+    it('answers an empty page, not an error, for the largest page number (D39)', async () => {
+      const response = await list(v, 'page=9007199254740991&perPage=100');
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual({ data: [], page: 9007199254740991, perPage: 100, totalItems: 0 });
+    });
+
     it('lists every bad parameter together (D18)', async () => {
       const response = await list(v, 'page=-1&perPage=101&approvalStatus=x&createdAtAfter=2026-13-01');
       expect(errorFields(response.body).sort()).toEqual([

@@ -55,6 +55,36 @@ describe('Leads: approve, reject, archive', () => {
     expect((response.body as { timestamp: string }).timestamp).toMatch(ISO_DATETIME);
   }
 
+  it.each([
+    ['GET', ''],
+    ['PUT', ''],
+    ['PATCH', ''],
+    ['PUT', '/approve'],
+    ['PUT', '/reject'],
+    ['PUT', '/archive'],
+  ])(
+    '%s /leads/{leadId}%s refuses every malformed leadId naming leadId (D12, D39)',
+    async (method, suffix) => {
+      const v = await vendorWithPartner();
+      for (const leadId of ['abc', '0', '1.5', '-1', '9007199254740992', '1e3']) {
+        const path = `/leads/${leadId}${suffix}`;
+        const call =
+          method === 'GET'
+            ? v.api.get(path)
+            : method === 'PATCH'
+              ? v.api.patch(path).send({})
+              : v.api.put(path);
+        const response =
+          suffix === '' && method === 'PUT'
+            ? await call.send({ firstName: 'a', emailAddress: 'a@b.test', companyName: 'c' })
+            : await call;
+        expect(response.status).toBe(400);
+        expect(response.body.message).toBe('VALIDATION_FAILED');
+        expect(errorFields(response.body)).toEqual(['leadId']);
+      }
+    },
+  );
+
   describe('PUT /leads/{leadId}/approve (api.md 10)', () => {
     it('approves a PENDING lead, converts it into one contact and answers LEAD_APPROVE_SUCCESSFUL with {lead, contactId}', async () => {
       const v = await vendorWithPartner();
