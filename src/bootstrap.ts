@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -27,5 +28,27 @@ export async function listen(app: NestFastifyApplication): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   if (config.managementPort !== 0) {
     await app.get(ManagementServer).start(config.managementPort, config.host, openApiDocument(app));
+  }
+}
+
+/**
+ * D41: stop accepting connections, answer every request already received, run the shutdown hooks
+ * (the mail dispatcher stops after the message in hand, the database closes). Resolves 'closed', or
+ * 'timeout' when that takes longer than `deadlineMs`.
+ */
+export async function drainAndClose(app: NestFastifyApplication, deadlineMs = 10_000): Promise<'closed' | 'timeout'> {
+  // Keep-alive sockets that finish their last response after close() began would otherwise hold the
+  // server open until the client lets go: close them as soon as they fall idle.
+  const server = app.getHttpServer() as Server;
+  const reaper = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), deadlineMs);
+  });
+  try {
+    return await Promise.race([app.close().then(() => 'closed' as const), deadline]);
+  } finally {
+    clearInterval(reaper);
+    clearTimeout(timer);
   }
 }

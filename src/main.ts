@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';
-import { createServerApp, listen } from './bootstrap';
+import { createServerApp, drainAndClose, listen } from './bootstrap';
 import { ConfigError } from './config/app-config';
 
 const SHUTDOWN_DEADLINE_MS = 10_000;
@@ -12,25 +12,16 @@ async function main(): Promise<void> {
   const logger = new Logger('Server');
   logger.log(`listening on ${await app.getUrl()}`);
 
-  // D41: stop accepting, finish requests in flight, stop the outbox dispatcher, close the
-  // database, exit 0 — or exit 1 if that takes longer than the deadline.
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.log(`${signal} received, shutting down`);
-    const deadline = setTimeout(() => {
-      logger.error('shutdown took longer than 10 s, exiting');
-      process.exit(1);
-    }, SHUTDOWN_DEADLINE_MS);
-    deadline.unref();
-    // Keep-alive sockets that finish their last response after close() began would otherwise hold
-    // the server open until the client lets go: close them as soon as they fall idle.
-    const server = app.getHttpServer() as import('node:http').Server;
-    const reaper = setInterval(() => server.closeIdleConnections(), 100);
-    reaper.unref();
-    app.close().then(
-      () => process.exit(0),
+    drainAndClose(app, SHUTDOWN_DEADLINE_MS).then(
+      (outcome) => {
+        if (outcome === 'timeout') logger.error('shutdown took longer than 10 s, exiting');
+        process.exit(outcome === 'closed' ? 0 : 1);
+      },
       (error: unknown) => {
         logger.error(error);
         process.exit(1);

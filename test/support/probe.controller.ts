@@ -80,6 +80,13 @@ export class ProbeController {
     return input.query;
   }
 
+  @Get('slow')
+  @Success()
+  async slow(@ValidInput({ query: (q) => q.integer('ms', { default: 300, min: 0, max: 5000 }) }) input: Input<never, number>) {
+    await new Promise((resolve) => setTimeout(resolve, input.query));
+    return { sleptMs: input.query };
+  }
+
   @Get('boom')
   @Success()
   boom(): never {
