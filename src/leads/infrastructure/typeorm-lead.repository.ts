@@ -101,8 +101,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
     return { leads: rows.map(LeadMapper.toDomain), totalItems };
   }
 
-  /** The page SELECT (exported through this method for docs/leads-indexes.md's EXPLAIN). */
-  pageQuery(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
+  /** The page SELECT; docs/leads-indexes.md shows its plans. */
+  private pageQuery(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
     const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
     return this.filtered(query)
       .orderBy(SORT_COLUMNS[query.sortBy], direction)
@@ -112,7 +112,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
   }
 
   /** The WHERE every listing query shares (the page and its COUNT). */
-  filtered(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
+  private filtered(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
     const qb = this.rows
       .createQueryBuilder('l')
       .where('l.vendorId = :vendorId', { vendorId: query.vendorId })
