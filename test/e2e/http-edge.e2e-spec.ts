@@ -175,6 +175,12 @@ describe('HTTP edge', () => {
       expect(tooLong.body.errors).toEqual([{ field: 'name', error: 'must be at most 255 characters' }]);
     });
 
+    it('counts variation selectors too, so an over-long string never reaches the database (D14)', async () => {
+      const response = await post('5').send({ ...valid, name: `a${'\uFE0F'.repeat(255)}` });
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toEqual([{ field: 'name', error: 'must be at most 255 characters' }]);
+    });
+
     it('stores strings exactly as sent, without trimming (D14)', async () => {
       const response = await post('5').send({ ...valid, name: '  Ada  ' });
       expect(response.body.data.body.name).toBe('  Ada  ');

@@ -1,4 +1,5 @@
 import { parsePathId } from './request-input';
+import { codePointLength } from './validation';
 
 describe('parsePathId (D12, D39)', () => {
   it.each([
@@ -16,4 +17,13 @@ describe('parsePathId (D12, D39)', () => {
       expect(parsePathId(raw)).toBeUndefined();
     },
   );
+});
+
+describe('codePointLength (D14)', () => {
+  it('counts code points, variation selectors and astral characters included', () => {
+    expect(codePointLength('abc')).toBe(3);
+    expect(codePointLength('😀')).toBe(1);
+    expect(codePointLength('☺\uFE0F')).toBe(2);
+    expect(codePointLength('\uFE0F'.repeat(256))).toBe(256);
+  });
 });

@@ -8,11 +8,11 @@ import {
   IsOptional,
   IsString,
   Max,
-  MaxLength,
   Min,
   ValidateIf,
   ValidationError as ClassValidatorError,
   Validate,
+  ValidationArguments,
   ValidatorConstraint,
   ValidatorConstraintInterface,
   validateSync,
@@ -34,9 +34,27 @@ class NotBlankConstraint implements ValidatorConstraintInterface {
   }
 }
 
+@ValidatorConstraint({ name: 'maxCodePoints' })
+class MaxCodePointsConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments): boolean {
+    return typeof value === 'string' && codePointLength(value) <= (args.constraints[0] as number);
+  }
+  defaultMessage(args: ValidationArguments): string {
+    return `must be at most ${args.constraints[0] as number} characters`;
+  }
+}
+
+/** D14 counts Unicode code points, as MySQL's utf8mb4 VARCHAR(n) does. */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length += 1;
+  return length;
+}
+
 const isString = () => IsString({ message: 'must be a string' });
-// MaxLength counts code points (validator.js isLength), as D14 asks.
-const maxLength = (max: number) => MaxLength(max, { message: `must be at most ${max} characters` });
+// Not class-validator's MaxLength: validator.js leaves variation selectors (U+FE0E, U+FE0F) out of
+// its count, so a longer string would pass here and then overflow the column.
+const maxLength = (max: number) => Validate(MaxCodePointsConstraint, [max]);
 const email = () => IsEmail({}, { message: 'must be a well-formed email address' });
 
 /** Required, a non-blank string of at most `max` code points (D14, D17). */
