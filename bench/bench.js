@@ -33,7 +33,19 @@ function call(port, method, path, key, body) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
-      { host: '127.0.0.1', port, method, path, agent, headers: { 'X-API-KEY': key, ...(payload ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } : {}) } },
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        agent,
+        headers: {
+          'X-API-KEY': key,
+          ...(payload
+            ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) }
+            : {}),
+        },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -87,13 +99,33 @@ async function main() {
   const tmp = mkdtempSync(join(os.tmpdir(), 'prm-bench-'));
   const databaseUrl = process.env.BENCH_DATABASE_URL || `sqlite:${join(tmp, 'bench.sqlite')}`;
   const engine = databaseUrl.startsWith('mysql:') ? 'mysql' : 'sqlite';
-  const env = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', MANAGEMENT_PORT: '0', HOST: '127.0.0.1' };
-  const cli = (...args) => JSON.parse(execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { env, encoding: 'utf8' }));
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    MANAGEMENT_PORT: '0',
+    HOST: '127.0.0.1',
+  };
+  const cli = (...args) =>
+    JSON.parse(
+      execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], { env, encoding: 'utf8' }),
+    );
   const { vendorId, apiKey } = cli('vendors:create', '--name', 'Bench');
-  const status = cli('lead-options:create', '--vendor', String(vendorId), '--kind', 'status', '--label', 'Hot').id;
+  const status = cli(
+    'lead-options:create',
+    '--vendor',
+    String(vendorId),
+    '--kind',
+    'status',
+    '--label',
+    'Hot',
+  ).id;
 
   const port = await freePort();
-  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], { env: { ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   for (let i = 0; ; i++) {
     try {
       await call(port, 'GET', '/', apiKey);
@@ -128,8 +160,16 @@ async function main() {
     }
 
     const rows = [];
-    rows.push(await drive('auth only: GET unknown route (404)', 404, () => call(port, 'GET', '/api/v1/vendors/nothing', apiKey)));
-    rows.push(await drive('GET /leads/{id}', 200, (i) => call(port, 'GET', `/api/v1/vendors/leads/${leadIds[i % leadIds.length]}`, apiKey)));
+    rows.push(
+      await drive('auth only: GET unknown route (404)', 404, () =>
+        call(port, 'GET', '/api/v1/vendors/nothing', apiKey),
+      ),
+    );
+    rows.push(
+      await drive('GET /leads/{id}', 200, (i) =>
+        call(port, 'GET', `/api/v1/vendors/leads/${leadIds[i % leadIds.length]}`, apiKey),
+      ),
+    );
     rows.push(
       await drive(`GET /partners/{id}/leads (page of 20 of ${SEED_LEADS})`, 200, (i) =>
         call(port, 'GET', `/api/v1/vendors/partners/${partnerId}/leads?page=${i % 50}&perPage=20`, apiKey),
@@ -137,7 +177,12 @@ async function main() {
     );
     rows.push(
       await drive('GET /partners/{id}/leads?keyword=seed12&status=…', 200, () =>
-        call(port, 'GET', `/api/v1/vendors/partners/${partnerId}/leads?keyword=seed12&status=${status}`, apiKey),
+        call(
+          port,
+          'GET',
+          `/api/v1/vendors/partners/${partnerId}/leads?keyword=seed12&status=${status}`,
+          apiKey,
+        ),
       ),
     );
     rows.push(
@@ -172,7 +217,9 @@ async function main() {
       '',
       '| scenario | requests | req/s | p50 ms | p95 ms | p99 ms | unexpected status |',
       '|---|---:|---:|---:|---:|---:|---:|',
-      ...rows.map((r) => `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.unexpected} |`),
+      ...rows.map(
+        (r) => `| ${r.name} | ${r.requests} | ${r.rps} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.unexpected} |`,
+      ),
       '',
     ];
     writeFileSync(join(__dirname, `results-${engine}.md`), lines.join('\n'));

@@ -36,7 +36,8 @@ function withLock(fn) {
       break;
     } catch {
       // a lock older than the deadline was left by a build that died
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60 * 1000) rmSync(lock, { force: true });
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60 * 1000)
+        rmSync(lock, { force: true });
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${lock}`);
       sleep(200);
     }

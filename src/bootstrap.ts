@@ -36,7 +36,10 @@ export async function listen(app: NestFastifyApplication): Promise<void> {
  * (the mail dispatcher stops after the message in hand, the database closes). Resolves 'closed', or
  * 'timeout' when that takes longer than `deadlineMs`.
  */
-export async function drainAndClose(app: NestFastifyApplication, deadlineMs = 10_000): Promise<'closed' | 'timeout'> {
+export async function drainAndClose(
+  app: NestFastifyApplication,
+  deadlineMs = 10_000,
+): Promise<'closed' | 'timeout'> {
   // Keep-alive sockets that finish their last response after close() began would otherwise hold the
   // server open until the client lets go: close them as soon as they fall idle.
   const server = app.getHttpServer() as Server;

@@ -40,7 +40,9 @@ function parse(command: CliCommand, args: string[]): Record<string, string> {
       args,
       strict: true,
       allowPositionals: false,
-      options: Object.fromEntries(Object.keys(command.options).map((name) => [name, { type: 'string' as const }])),
+      options: Object.fromEntries(
+        Object.keys(command.options).map((name) => [name, { type: 'string' as const }]),
+      ),
     }));
   } catch (error) {
     throw new CliUsageError(`${(error as Error).message}\nusage: ${usageOf(command)}`);

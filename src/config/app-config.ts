@@ -4,7 +4,15 @@
  */
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
-  | { kind: 'mysql'; url: string; host: string; port: number; user: string; password: string; database: string };
+  | {
+      kind: 'mysql';
+      url: string;
+      host: string;
+      port: number;
+      user: string;
+      password: string;
+      database: string;
+    };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

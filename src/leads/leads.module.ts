@@ -6,7 +6,11 @@ import { VendorsModule } from '../vendors/vendors.module';
 import { LeadOptionCheck } from './application/lead-option-check';
 import { GetLeadUseCase, ListLeadsUseCase } from './application/lead-read.use-cases';
 import { LeadRepository } from './application/lead-repository';
-import { ApproveLeadUseCase, ArchiveLeadUseCase, RejectLeadUseCase } from './application/lead-state.use-cases';
+import {
+  ApproveLeadUseCase,
+  ArchiveLeadUseCase,
+  RejectLeadUseCase,
+} from './application/lead-state.use-cases';
 import { LeadViews } from './application/lead-views';
 import { CreateLeadUseCase, ReplaceLeadUseCase, UpdateLeadUseCase } from './application/lead-write.use-cases';
 import { LeadsController, PartnerLeadsController } from './http/leads.controller';

@@ -22,7 +22,16 @@ describe('authentication', () => {
     expect(body.timestamp).toMatch(ISO_DATETIME);
   }
 
-  it.each(['/', '/api/v1/partners', '/api/v1/vendors', '/API/v1/vendors/partners', '/healthz', '/readyz', '/metrics', '/api/v2/vendors/x'])(
+  it.each([
+    '/',
+    '/api/v1/partners',
+    '/api/v1/vendors',
+    '/API/v1/vendors/partners',
+    '/healthz',
+    '/readyz',
+    '/metrics',
+    '/api/v2/vendors/x',
+  ])(
     'refuses %s outside the namespace with 401 UNKNOWN_API_NAMESPACE, even with a valid key (D8, D10)',
     async (path) => {
       const response = await t.http.get(path).set('X-API-KEY', apiKey);
@@ -71,7 +80,12 @@ describe('authentication', () => {
   it('lets a valid key reach the route; an unknown route in the namespace is then 404 (D11)', async () => {
     const response = await t.http.get('/api/v1/vendors/nothing').set('X-API-KEY', apiKey);
     expect(response.status).toBe(404);
-    expect(response.body).toMatchObject({ message: 'RESOURCE_NOT_FOUND', status: 404, success: false, errors: [] });
+    expect(response.body).toMatchObject({
+      message: 'RESOURCE_NOT_FOUND',
+      status: 404,
+      success: false,
+      errors: [],
+    });
   });
 
   it('answers an unknown method on a known path with 404 RESOURCE_NOT_FOUND (D11)', async () => {
@@ -84,7 +98,12 @@ describe('authentication', () => {
     const response = await t.http
       .post('/api/v1/vendors/probe/1')
       .set('X-API-KEY', apiKey)
-      .send({ name: 'a', email: 'a@example.com', items: [{ firstName: 'x', emailAddress: 'x@example.com' }], vendorId: 999 });
+      .send({
+        name: 'a',
+        email: 'a@example.com',
+        items: [{ firstName: 'x', emailAddress: 'x@example.com' }],
+        vendorId: 999,
+      });
     expect(response.status).toBe(200);
     expect(response.body.data.vendorId).toBe(vendorId);
   });

@@ -68,7 +68,10 @@ describe('admin CLI', () => {
   it('vendors:create prints the vendor id and its first API key', async () => {
     const run = await cli('vendors:create', '--name', 'Acme');
     expect(run.code).toBe(0);
-    expect(run.json).toEqual({ vendorId: expect.any(Number), apiKey: expect.stringMatching(/^prm_[A-Za-z0-9_-]{43}$/) });
+    expect(run.json).toEqual({
+      vendorId: expect.any(Number),
+      apiKey: expect.stringMatching(/^prm_[A-Za-z0-9_-]{43}$/),
+    });
     ({ vendorId, apiKey } = run.json as { vendorId: number; apiKey: string });
   });
 
@@ -86,8 +89,24 @@ describe('admin CLI', () => {
   });
 
   it('lead-options:create and lead-options:list', async () => {
-    const hot = await cli('lead-options:create', '--vendor', String(vendorId), '--kind', 'status', '--label', 'Hot');
-    const web = await cli('lead-options:create', '--vendor', String(vendorId), '--kind', 'source', '--label', 'Web');
+    const hot = await cli(
+      'lead-options:create',
+      '--vendor',
+      String(vendorId),
+      '--kind',
+      'status',
+      '--label',
+      'Hot',
+    );
+    const web = await cli(
+      'lead-options:create',
+      '--vendor',
+      String(vendorId),
+      '--kind',
+      'source',
+      '--label',
+      'Web',
+    );
     expect(hot.json).toEqual({ id: expect.any(Number) });
     const list = await cli('lead-options:list', '--vendor', String(vendorId));
     expect(list.json).toEqual({
@@ -104,22 +123,37 @@ describe('admin CLI', () => {
     [['vendors:create', '--name', 'x', '--colour', 'red'], /colour/],
     [['api-keys:create', '--vendor', 'abc'], /--vendor must be a positive integer/],
     [['api-keys:create', '--vendor', '999999'], /vendor not found/],
-    [['lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'x'], /--kind must be source or status/],
+    [
+      ['lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'x'],
+      /--kind must be source or status/,
+    ],
     [['lead-options:list', '--vendor', '0'], /--vendor must be a positive integer/],
     [['no-such-command'], /unknown command/],
-  ])('refuses %j with a clear message on stderr, non-zero exit, nothing on stdout, nothing written', async (argv, message) => {
-    const before = (await count('vendors')) + (await count('lead_options')) + (await count('api_keys'));
-    const run = await cli(...argv);
-    expect(run.code).not.toBe(0);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(message);
-    expect((await count('vendors')) + (await count('lead_options')) + (await count('api_keys'))).toBe(before);
-  });
+  ])(
+    'refuses %j with a clear message on stderr, non-zero exit, nothing on stdout, nothing written',
+    async (argv, message) => {
+      const before = (await count('vendors')) + (await count('lead_options')) + (await count('api_keys'));
+      const run = await cli(...argv);
+      expect(run.code).not.toBe(0);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect((await count('vendors')) + (await count('lead_options')) + (await count('api_keys'))).toBe(
+        before,
+      );
+    },
+  );
 
   it('--help lists every command of runtime.md', async () => {
     const run = await cli('--help');
     expect(run.code).toBe(0);
-    for (const name of ['vendors:create', 'api-keys:create', 'api-keys:revoke', 'lead-options:create', 'lead-options:list', 'db:migrate']) {
+    for (const name of [
+      'vendors:create',
+      'api-keys:create',
+      'api-keys:revoke',
+      'lead-options:create',
+      'lead-options:list',
+      'db:migrate',
+    ]) {
       expect(run.stdout).toContain(name);
     }
     const one = await cli('lead-options:create', '--help');

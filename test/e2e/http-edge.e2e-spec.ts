@@ -8,7 +8,11 @@ import { ISO_DATETIME, TestApp, createTestApp, createVendor } from '../support/t
 describe('HTTP edge', () => {
   let t: TestApp;
   let apiKey: string;
-  const valid = { name: 'Ada', email: 'ada@example.com', items: [{ firstName: 'Bo', emailAddress: 'bo@example.com' }] };
+  const valid = {
+    name: 'Ada',
+    email: 'ada@example.com',
+    items: [{ firstName: 'Bo', emailAddress: 'bo@example.com' }],
+  };
 
   beforeAll(async () => {
     t = await createTestApp({ controllers: [ProbeController] });
@@ -19,9 +23,19 @@ describe('HTTP edge', () => {
   const post = (path: string) => t.http.post(`/api/v1/vendors/probe/${path}`).set('X-API-KEY', apiKey);
   const put = (path: string) => t.http.put(`/api/v1/vendors/probe/${path}`).set('X-API-KEY', apiKey);
 
-  function expectStandardError(response: { status: number; body: Record<string, unknown> }, status: number, code: string) {
+  function expectStandardError(
+    response: { status: number; body: Record<string, unknown> },
+    status: number,
+    code: string,
+  ) {
     expect(response.status).toBe(status);
-    expect(Object.keys(response.body).sort()).toEqual(['errors', 'message', 'status', 'success', 'timestamp']);
+    expect(Object.keys(response.body).sort()).toEqual([
+      'errors',
+      'message',
+      'status',
+      'success',
+      'timestamp',
+    ]);
     expect(response.body).toMatchObject({ message: code, status, success: false });
     expect(response.body.timestamp).toMatch(ISO_DATETIME);
   }
@@ -64,7 +78,11 @@ describe('HTTP edge', () => {
       ['a number', '42'],
       ['null', 'null'],
     ])('answers a JSON body that is %s with 400 INVALID_REQUEST', async (_label, body) => {
-      expectStandardError(await post('5').set('Content-Type', 'application/json').send(body), 400, 'INVALID_REQUEST');
+      expectStandardError(
+        await post('5').set('Content-Type', 'application/json').send(body),
+        400,
+        'INVALID_REQUEST',
+      );
     });
 
     it('answers a body sent with another Content-Type with 400 INVALID_REQUEST', async () => {
@@ -75,7 +93,9 @@ describe('HTTP edge', () => {
     });
 
     it('accepts application/json with parameters (charset)', async () => {
-      const response = await post('5').set('Content-Type', 'application/json; charset=utf-8').send(JSON.stringify(valid));
+      const response = await post('5')
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(valid));
       expect(response.status).toBe(200);
     });
 
@@ -89,7 +109,11 @@ describe('HTTP edge', () => {
       expect(empty.body.data).toEqual({ comment: null, hadBody: false });
       const withComment = await put('5/optional').send({ comment: 'why' });
       expect(withComment.body.data).toEqual({ comment: 'why', hadBody: true });
-      expectStandardError(await put('5/optional').set('Content-Type', 'application/json').send('{oops'), 400, 'INVALID_REQUEST');
+      expectStandardError(
+        await put('5/optional').set('Content-Type', 'application/json').send('{oops'),
+        400,
+        'INVALID_REQUEST',
+      );
     });
 
     it('ignores any body where the operation takes none (approve, archive: D38)', async () => {
@@ -116,26 +140,40 @@ describe('HTTP edge', () => {
     });
 
     it('refuses prototype poisoning as invalid JSON', async () => {
-      const response = await post('5').set('Content-Type', 'application/json').send('{"__proto__": {"admin": true}, "name": "x"}');
+      const response = await post('5')
+        .set('Content-Type', 'application/json')
+        .send('{"__proto__": {"admin": true}, "name": "x"}');
       expectStandardError(response, 400, 'INVALID_REQUEST');
     });
   });
 
   describe('validation (D12-D18, D37)', () => {
     it('lists a wrong JSON type and two missing fields together, by name (D17, D18)', async () => {
-      const response = await post('5').send({ name: 42, items: [{ firstName: 'x', emailAddress: 'x@example.com' }] });
+      const response = await post('5').send({
+        name: 42,
+        items: [{ firstName: 'x', emailAddress: 'x@example.com' }],
+      });
       expectStandardError(response, 400, 'VALIDATION_FAILED');
       const fields = (response.body.errors as { field: string }[]).map((e) => e.field).sort();
       expect(fields).toEqual(['email', 'name']);
 
       const twoMissing = await post('5').send({ count: '3' });
       expectStandardError(twoMissing, 400, 'VALIDATION_FAILED');
-      expect((twoMissing.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['count', 'email', 'items', 'name']);
+      expect((twoMissing.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+        'count',
+        'email',
+        'items',
+        'name',
+      ]);
     });
 
     it('never coerces: a numeric string for an integer, a number for a string, an object for an id (D17)', async () => {
       const response = await post('5').send({ ...valid, count: '7', name: 12, email: { a: 1 } });
-      expect((response.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual(['count', 'email', 'name']);
+      expect((response.body.errors as { field: string }[]).map((e) => e.field).sort()).toEqual([
+        'count',
+        'email',
+        'name',
+      ]);
     });
 
     it('names fields inside list elements like items[1].emailAddress (D13)', async () => {
@@ -158,7 +196,10 @@ describe('HTTP edge', () => {
     it('names the list itself for an empty or oversized batch', async () => {
       const empty = await post('5').send({ ...valid, items: [] });
       expect(empty.body.errors).toEqual([{ field: 'items', error: 'must hold 1 to 100 entries' }]);
-      const many = Array.from({ length: 101 }, (_, i) => ({ firstName: 'x', emailAddress: `u${i}@example.com` }));
+      const many = Array.from({ length: 101 }, (_, i) => ({
+        firstName: 'x',
+        emailAddress: `u${i}@example.com`,
+      }));
       const oversized = await post('5').send({ ...valid, items: many });
       expect(oversized.body.errors).toEqual([{ field: 'items', error: 'must hold 1 to 100 entries' }]);
     });
@@ -187,7 +228,12 @@ describe('HTTP edge', () => {
     });
 
     it('drops unknown and read-only fields without error (D5)', async () => {
-      const response = await post('5').send({ ...valid, id: 9, createdAt: 'yesterday', surprise: { deep: true } });
+      const response = await post('5').send({
+        ...valid,
+        id: 9,
+        createdAt: 'yesterday',
+        surprise: { deep: true },
+      });
       expect(response.status).toBe(200);
       expect(response.body.data.body).toEqual(valid);
     });
@@ -212,8 +258,11 @@ describe('HTTP edge', () => {
     });
 
     it('validates query parameters by D39 and lists every failure', async () => {
-      const get = (query: string) => t.http.get(`/api/v1/vendors/probe/list?${query}`).set('X-API-KEY', apiKey);
-      const ok = await get('page=01&perPage=100&status=3&status=7&day=2026-02-28&archived=true&sortDirection=ASC&sortBy=nonsense&unknown=1');
+      const get = (query: string) =>
+        t.http.get(`/api/v1/vendors/probe/list?${query}`).set('X-API-KEY', apiKey);
+      const ok = await get(
+        'page=01&perPage=100&status=3&status=7&day=2026-02-28&archived=true&sortDirection=ASC&sortBy=nonsense&unknown=1',
+      );
       expect(ok.status).toBe(200);
       expect(ok.body.data).toEqual({
         page: 1,

@@ -35,14 +35,20 @@ describe('management port', () => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('text/plain');
     expect(response.text).toContain('process_cpu_user_seconds_total');
-    expect(response.text).toMatch(/http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} \d+/);
+    expect(response.text).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="unmatched",status="404"\} \d+/,
+    );
   });
 
   it('serves the OpenAPI description', async () => {
     const response = await request(management).get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.components.securitySchemes['api-key']).toEqual({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
+    expect(response.body.components.securitySchemes['api-key']).toEqual({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-KEY',
+    });
   });
 
   it('keeps these endpoints off the public port', async () => {

@@ -23,7 +23,9 @@ describe('server process (node dist/main.js)', () => {
   beforeAll(async () => {
     ensureBuilt();
     scratch = await createScratchDatabase();
-    ({ apiKey } = cli({ DATABASE_URL: scratch.url }, 'vendors:create', '--name', 'Acme') as { apiKey: string });
+    ({ apiKey } = cli({ DATABASE_URL: scratch.url }, 'vendors:create', '--name', 'Acme') as {
+      apiKey: string;
+    });
     server = await startServer({ DATABASE_URL: scratch.url });
   }, 120_000);
 
@@ -33,7 +35,9 @@ describe('server process (node dist/main.js)', () => {
   });
 
   it('serves the API with a key made by the CLI, and refuses what the contract refuses', async () => {
-    const found = await fetch(`${server.baseUrl}/api/v1/vendors/nothing`, { headers: { 'X-API-KEY': apiKey } });
+    const found = await fetch(`${server.baseUrl}/api/v1/vendors/nothing`, {
+      headers: { 'X-API-KEY': apiKey },
+    });
     expect(found.status).toBe(404);
     expect(await found.json()).toMatchObject({ message: 'RESOURCE_NOT_FOUND' });
     const missing = await fetch(`${server.baseUrl}/api/v1/vendors/nothing`);
@@ -49,8 +53,12 @@ describe('server process (node dist/main.js)', () => {
   });
 
   it('refuses a revoked key from the next request on', async () => {
-    const { apiKey: key } = cli({ DATABASE_URL: scratch.url }, 'api-keys:create', '--vendor', '1') as { apiKey: string };
-    expect((await fetch(`${server.baseUrl}/api/v1/vendors/x`, { headers: { 'X-API-KEY': key } })).status).toBe(404);
+    const { apiKey: key } = cli({ DATABASE_URL: scratch.url }, 'api-keys:create', '--vendor', '1') as {
+      apiKey: string;
+    };
+    expect(
+      (await fetch(`${server.baseUrl}/api/v1/vendors/x`, { headers: { 'X-API-KEY': key } })).status,
+    ).toBe(404);
     cli({ DATABASE_URL: scratch.url }, 'api-keys:revoke', '--key', key);
     const refused = await fetch(`${server.baseUrl}/api/v1/vendors/x`, { headers: { 'X-API-KEY': key } });
     expect(refused.status).toBe(401);

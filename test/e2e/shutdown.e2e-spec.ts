@@ -27,7 +27,9 @@ describe('graceful shutdown', () => {
     await new Promise((resolve) => setTimeout(resolve, 100)); // the handler is now sleeping
     const closing = drainAndClose(t.app, 5000);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await expect(get(`${base}/api/v1/vendors/probe/slow?ms=0`, apiKey)).rejects.toThrow(/ECONNREFUSED|ECONNRESET|socket hang up/);
+    await expect(get(`${base}/api/v1/vendors/probe/slow?ms=0`, apiKey)).rejects.toThrow(
+      /ECONNREFUSED|ECONNRESET|socket hang up/,
+    );
 
     const answered = await slow;
     expect(answered.status).toBe(200);

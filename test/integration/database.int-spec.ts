@@ -38,7 +38,13 @@ describe('UnitOfWork on the database under test', () => {
   afterAll(() => context.close());
 
   const countVendors = async (name: string) =>
-    Number(((await dataSource.query('SELECT COUNT(*) AS n FROM vendors WHERE name LIKE ?', [`${name}%`])) as { n: number }[])[0]!.n);
+    Number(
+      (
+        (await dataSource.query('SELECT COUNT(*) AS n FROM vendors WHERE name LIKE ?', [`${name}%`])) as {
+          n: number;
+        }[]
+      )[0]!.n,
+    );
 
   it('runs 50 concurrent write transactions without collisions (SQLite: serialized top-level transactions)', async () => {
     const prefix = unique('concurrent');
@@ -48,7 +54,12 @@ describe('UnitOfWork on the database under test', () => {
           const vendor = await vendors.insert(Vendor.register(`${prefix}-${i}`, new Date()));
           // yield between statements so that the transactions really interleave
           await new Promise((resolve) => setImmediate(resolve));
-          await apiKeys.insert({ vendorId: vendor.id!, keyHash: unique('h').padEnd(64, '0'), keyPrefix: 'prm_x', createdAt: new Date() });
+          await apiKeys.insert({
+            vendorId: vendor.id!,
+            keyHash: unique('h').padEnd(64, '0'),
+            keyPrefix: 'prm_x',
+            createdAt: new Date(),
+          });
         }),
       ),
     );
@@ -121,7 +132,8 @@ describe('migrations', () => {
         expect(await runner.run()).toEqual(migrations.map((m) => new m().name));
         expect(await runner.run()).toEqual([]);
         const dataSource = context.get(DataSource);
-        for (let i = 0; i < migrations.length; i++) await dataSource.undoLastMigration({ transaction: 'each' });
+        for (let i = 0; i < migrations.length; i++)
+          await dataSource.undoLastMigration({ transaction: 'each' });
         const left: unknown[] = await dataSource.query('SELECT * FROM migrations');
         expect(left).toEqual([]);
         expect(await runner.run()).toHaveLength(migrations.length);

@@ -33,11 +33,26 @@ class Recorder extends AbstractLogger {
 }
 
 function table(rows: Record<string, unknown>[]): string {
-  const columns = ['id', 'select_type', 'table', 'type', 'possible_keys', 'key', 'key_len', 'ref', 'rows', 'Extra'];
-  const cells = rows.map((row) => columns.map((c) => (row[c] === null || row[c] === undefined ? 'NULL' : String(row[c]))));
+  const columns = [
+    'id',
+    'select_type',
+    'table',
+    'type',
+    'possible_keys',
+    'key',
+    'key_len',
+    'ref',
+    'rows',
+    'Extra',
+  ];
+  const cells = rows.map((row) =>
+    columns.map((c) => (row[c] === null || row[c] === undefined ? 'NULL' : String(row[c]))),
+  );
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
   const line = (values: string[]) => `| ${values.map((v, i) => v.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join('\n');
+  return [line(columns), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...cells.map(line)].join(
+    '\n',
+  );
 }
 
 /** The statement as a reader wants it: the long select list shortened, parameters inlined. */
@@ -46,15 +61,25 @@ function shown(sql: string, parameters: unknown[]): string {
   const inlined = sql.replace(/\?/g, () => {
     const p = parameters[i++];
     // a Date is sent as UTC text by mysql2 (timezone 'Z')
-    return typeof p === 'number' ? String(p) : `'${p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : String(p)}'`;
+    return typeof p === 'number'
+      ? String(p)
+      : `'${p instanceof Date ? p.toISOString().replace('T', ' ').replace('Z', '') : String(p)}'`;
   });
-  return inlined.replace(/SELECT `(\w+)`\.`id` AS `\1_id`.*? FROM/s, (_all, alias: string) => `SELECT \`${alias}\`.\`id\` AS \`${alias}_id\`, ... (every column) FROM`);
+  return inlined.replace(
+    /SELECT `(\w+)`\.`id` AS `\1_id`.*? FROM/s,
+    (_all, alias: string) => `SELECT \`${alias}\`.\`id\` AS \`${alias}_id\`, ... (every column) FROM`,
+  );
 }
 
 async function main(): Promise<void> {
   const base = new URL(process.env.MYSQL_URL ?? 'mysql://root@127.0.0.1:3306');
   const name = `prm_explain_${randomBytes(3).toString('hex')}`;
-  const admin = await mysql.createConnection({ host: base.hostname, port: Number(base.port || 3306), user: base.username || 'root', password: base.password });
+  const admin = await mysql.createConnection({
+    host: base.hostname,
+    port: Number(base.port || 3306),
+    user: base.username || 'root',
+    password: base.password,
+  });
   await admin.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const recorder = new Recorder();
   const url = new URL(base.href);
@@ -86,22 +111,46 @@ async function main(): Promise<void> {
     const cases: [string, () => Promise<unknown>][] = [
       ['Listing, defaults (createdAt desc, active)', () => repo.listForPartner(q({}))],
       ['Listing, deep page (page 100, perPage 20)', () => repo.listForPartner(q({ page: 100 }))],
-      ['Listing, sortBy=updatedAt asc', () => repo.listForPartner(q({ sortBy: 'updatedAt', sortDirection: 'asc' }))],
+      [
+        'Listing, sortBy=updatedAt asc',
+        () => repo.listForPartner(q({ sortBy: 'updatedAt', sortDirection: 'asc' })),
+      ],
       ['Listing, sortBy=id desc', () => repo.listForPartner(q({ sortBy: 'id' }))],
       ['Listing, archived=true', () => repo.listForPartner(q({ archived: true }))],
-      ['Listing, approvalStatus + status list', () => repo.listForPartner(q({ approvalStatus: 'PENDING', statuses: [1, 2] }))],
+      [
+        'Listing, approvalStatus + status list',
+        () => repo.listForPartner(q({ approvalStatus: 'PENDING', statuses: [1, 2] })),
+      ],
       ['Listing, keyword', () => repo.listForPartner(q({ keyword: 'ann' }))],
       [
         'Listing, createdAtAfter/createdAtBefore',
-        () => repo.listForPartner(q({ createdFrom: new Date('2026-03-01T00:00:00Z'), createdUntil: new Date('2026-03-03T00:00:00Z') })),
+        () =>
+          repo.listForPartner(
+            q({
+              createdFrom: new Date('2026-03-01T00:00:00Z'),
+              createdUntil: new Date('2026-03-03T00:00:00Z'),
+            }),
+          ),
       ],
-      ['isDuplicate for a page (20 ids)', () => repo.duplicatesAmong(1, Array.from({ length: 20 }, (_, i) => i * 7 + 1))],
+      [
+        'isDuplicate for a page (20 ids)',
+        () =>
+          repo.duplicatesAmong(
+            1,
+            Array.from({ length: 20 }, (_, i) => i * 7 + 1),
+          ),
+      ],
       ['Duplicate check on create/replace/update', () => repo.emailTaken(1, 1, 'lead42@example.test', 5)],
-      ['Lock a lead for approve/reject/archive/replace/update', () => ds.transaction((tx) => new TypeOrmLeadRepository({ tx } as never, ds).lockForVendor(42, 1))],
+      [
+        'Lock a lead for approve/reject/archive/replace/update',
+        () => ds.transaction((tx) => new TypeOrmLeadRepository({ tx } as never, ds).lockForVendor(42, 1)),
+      ],
       ['Get a lead', () => repo.findForVendor(42, 1)],
     ];
     const [version] = (await ds.query('SELECT VERSION() AS v')) as { v: string }[];
-    console.log(`Server: ${version!.v}; ${LEADS} leads over ${PARTNERS} partners and 2 vendors, ${ON_PARTNER_1} on (vendor 1, partner 1).\n`);
+    console.log(
+      `Server: ${version!.v}; ${LEADS} leads over ${PARTNERS} partners and 2 vendors, ${ON_PARTNER_1} on (vendor 1, partner 1).\n`,
+    );
     for (const [title, run] of cases) {
       recorder.recorded = [];
       recorder.recording = true;
@@ -125,11 +174,24 @@ async function seed(ds: DataSource): Promise<void> {
   const at = (d: Date) => d.toISOString().replace('T', ' ').replace('Z', '');
   const now = at(new Date('2026-01-01T00:00:00Z'));
   await ds.query(`INSERT INTO vendors (name, created_at) VALUES ('A', ?), ('B', ?)`, [now, now]);
-  await ds.query(`INSERT INTO lead_options (vendor_id, kind, label, created_at) VALUES (1, 'status', 'Hot', ?), (1, 'status', 'Cold', ?), (1, 'source', 'Web', ?)`, [now, now, now]);
+  await ds.query(
+    `INSERT INTO lead_options (vendor_id, kind, label, created_at) VALUES (1, 'status', 'Hot', ?), (1, 'status', 'Cold', ?), (1, 'source', 'Web', ?)`,
+    [now, now, now],
+  );
   for (let p = 1; p <= PARTNERS; p++) {
-    await ds.query(`INSERT INTO partners (company_name, contact_name, contact_email_address, created_at) VALUES (?, 'c', ?, ?)`, [`P${p}`, `p${p}@x.test`, now]);
-    await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (1, ?, ?)`, [p, now]);
-    if (p <= 5) await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (2, ?, ?)`, [p, now]);
+    await ds.query(
+      `INSERT INTO partners (company_name, contact_name, contact_email_address, created_at) VALUES (?, 'c', ?, ?)`,
+      [`P${p}`, `p${p}@x.test`, now],
+    );
+    await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (1, ?, ?)`, [
+      p,
+      now,
+    ]);
+    if (p <= 5)
+      await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (2, ?, ?)`, [
+        p,
+        now,
+      ]);
   }
   const names = ['Ann', 'Anna', 'Bob', 'Carla', 'Dmitri', 'Eve', 'Farah', 'Gus'];
   const statuses = ['PENDING', 'PENDING', 'APPROVED', 'REJECTED'];
@@ -143,7 +205,22 @@ async function seed(ds: DataSource): Promise<void> {
       const email = `lead${i}@example.test`;
       const created = at(new Date(Date.parse('2026-02-01T00:00:00Z') + i * 1_000_000));
       values.push('(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-      rows.push(vendor, partner, first, first.toLowerCase(), email, email, 'Co', (i % 3) + 1, i % 10 === 0 ? 1 : 0, statuses[i % 4], 'API', created, created, i % 2 ? 1 : null);
+      rows.push(
+        vendor,
+        partner,
+        first,
+        first.toLowerCase(),
+        email,
+        email,
+        'Co',
+        (i % 3) + 1,
+        i % 10 === 0 ? 1 : 0,
+        statuses[i % 4],
+        'API',
+        created,
+        created,
+        i % 2 ? 1 : null,
+      );
     }
     await ds.query(
       `INSERT INTO leads (vendor_id, partner_id, first_name, first_name_normalized, email_address, email_normalized, company_name, status, archived, approval_status, submitted_by_type, created_at, updated_at, source) VALUES ${values.join(', ')}`,

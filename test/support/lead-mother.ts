@@ -52,7 +52,11 @@ export const LeadMother = {
 
   in(approvalStatus: ApprovalStatus, overrides: Partial<LeadSnapshot> = {}): Lead {
     return Lead.restore(
-      LeadMother.snapshot({ approvalStatus, rejectComment: approvalStatus === 'REJECTED' ? 'first' : null, ...overrides }),
+      LeadMother.snapshot({
+        approvalStatus,
+        rejectComment: approvalStatus === 'REJECTED' ? 'first' : null,
+        ...overrides,
+      }),
     );
   },
 

@@ -44,14 +44,18 @@ export class ProbeController {
   @Success('LEAD_CREATE_SUCCESSFUL')
   create(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['itemId'], body: { type: ProbeBody } }) input: Input<'itemId', undefined, ProbeBody>,
+    @ValidInput({ params: ['itemId'], body: { type: ProbeBody } })
+    input: Input<'itemId', undefined, ProbeBody>,
   ) {
     return { vendorId, itemId: input.params.itemId, body: input.body };
   }
 
   @Put(':itemId/optional')
   @Success()
-  optional(@ValidInput({ params: ['itemId'], body: { type: ProbeComment, optional: true } }) input: Input<'itemId', undefined, ProbeComment | undefined>) {
+  optional(
+    @ValidInput({ params: ['itemId'], body: { type: ProbeComment, optional: true } })
+    input: Input<'itemId', undefined, ProbeComment | undefined>,
+  ) {
     return { comment: input.body?.comment ?? null, hadBody: input.body !== undefined };
   }
 
@@ -82,7 +86,10 @@ export class ProbeController {
 
   @Get('slow')
   @Success()
-  async slow(@ValidInput({ query: (q) => q.integer('ms', { default: 300, min: 0, max: 5000 }) }) input: Input<never, number>) {
+  async slow(
+    @ValidInput({ query: (q) => q.integer('ms', { default: 300, min: 0, max: 5000 }) })
+    input: Input<never, number>,
+  ) {
     await new Promise((resolve) => setTimeout(resolve, input.query));
     return { sleptMs: input.query };
   }

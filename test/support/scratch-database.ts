@@ -19,7 +19,10 @@ export interface ScratchDatabase {
 export async function createScratchDatabase(): Promise<ScratchDatabase> {
   if (!isMysql()) {
     const dir = mkdtempSync(join(tmpdir(), 'prm-'));
-    return { url: `sqlite:${join(dir, 'scratch.sqlite')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `sqlite:${join(dir, 'scratch.sqlite')}`,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const base = new URL(testDatabaseUrl());
   const name = `${base.pathname.slice(1)}_s${randomBytes(4).toString('hex')}`;

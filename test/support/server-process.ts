@@ -6,7 +6,10 @@ const ROOT = join(__dirname, '..', '..');
 
 /** Builds dist/ unless it is up to date (CI builds before testing, so this is usually instant). */
 export function ensureBuilt(): void {
-  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-needed.js')], { cwd: ROOT, stdio: 'ignore' });
+  execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-needed.js')], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
 }
 
 export async function freePort(): Promise<number> {

@@ -77,7 +77,10 @@ export function unique(prefix = 'x'): string {
 }
 
 /** A new vendor with an API key, created through the same use case as the CLI. */
-export async function createVendor(app: NestFastifyApplication, name = 'Vendor'): Promise<{ vendorId: number; apiKey: string }> {
+export async function createVendor(
+  app: NestFastifyApplication,
+  name = 'Vendor',
+): Promise<{ vendorId: number; apiKey: string }> {
   return app.get(CreateVendorUseCase).execute(`${name} ${unique()}`);
 }
 

@@ -12,7 +12,8 @@ export class ContactOrmEntity {
   @Column({ name: 'email_address', type: 'varchar', length: 255 }) emailAddress!: string;
   @Column({ name: 'email_normalized', type: 'varchar', length: 255 }) emailNormalized!: string;
   @Column({ name: 'phone_number', type: 'varchar', length: 255, nullable: true }) phoneNumber!: string | null;
-  @Column({ name: 'linked_in_url', type: 'varchar', length: 255, nullable: true }) linkedInUrl!: string | null;
+  @Column({ name: 'linked_in_url', type: 'varchar', length: 255, nullable: true }) linkedInUrl!:
+    string | null;
   @Column({ name: 'job_title', type: 'varchar', length: 255, nullable: true }) jobTitle!: string | null;
   @Column({ name: 'company_name', type: 'varchar', length: 255 }) companyName!: string;
   @Column({ name: 'website_url', type: 'varchar', length: 255, nullable: true }) websiteUrl!: string | null;

@@ -20,7 +20,9 @@ export class TypeOrmContactRepository extends ContactRepository {
 
   async insertOnce(contact: Contact): Promise<Contact> {
     try {
-      const result = await this.txHost.tx.getRepository(ContactOrmEntity).insert(ContactMapper.toRow(contact));
+      const result = await this.txHost.tx
+        .getRepository(ContactOrmEntity)
+        .insert(ContactMapper.toRow(contact));
       contact.identify(Number(result.identifiers[0]!.id));
       return contact;
     } catch (error) {

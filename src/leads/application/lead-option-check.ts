@@ -18,7 +18,8 @@ export class LeadOptionCheck {
       const id = details[kind];
       if (id === null || id === undefined) continue;
       const found = await this.options.findForVendor(vendorId, kind, [id]);
-      if (found.length === 0) errors.push({ field: kind, error: `must be the id of one of the vendor's lead ${kind} values` });
+      if (found.length === 0)
+        errors.push({ field: kind, error: `must be the id of one of the vendor's lead ${kind} values` });
     }
     if (errors.length > 0) throw new ValidationError(errors);
   }

@@ -37,7 +37,8 @@ export class ListLeadsUseCase {
 
   execute(query: LeadListQuery): Promise<Page<LeadView>> {
     return this.uow.run(async () => {
-      if (!(await this.partners.isConnected(query.vendorId, query.partnerId))) throw new NotFoundError('partner');
+      if (!(await this.partners.isConnected(query.vendorId, query.partnerId)))
+        throw new NotFoundError('partner');
       const { leads, totalItems } = await this.leads.listForPartner(query);
       return { data: await this.views.many(leads), page: query.page, perPage: query.perPage, totalItems };
     });

@@ -18,7 +18,12 @@ export abstract class LeadRepository {
   abstract lockForVendor(leadId: number, vendorId: number): Promise<Lead | null>;
 
   /** Whether another lead of this (vendor, partner) has this normalized email, archived ones included (D27). */
-  abstract emailTaken(vendorId: number, partnerId: number, emailNormalized: string, exceptLeadId?: number): Promise<boolean>;
+  abstract emailTaken(
+    vendorId: number,
+    partnerId: number,
+    emailNormalized: string,
+    exceptLeadId?: number,
+  ): Promise<boolean>;
 
   /** One page of a partner's leads for a vendor, and how many match in all (api.md 6). */
   abstract listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }>;

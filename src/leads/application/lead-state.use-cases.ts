@@ -37,7 +37,8 @@ export class ApproveLeadUseCase {
       const now = this.clock.now();
       if (lead.approve(now) === 'approved') await this.leads.update(lead);
       // On a retry the contact exists; insertOnce also covers an approved lead without one.
-      const contact = (await this.contacts.findByLead(leadId)) ?? (await this.contacts.insertOnce(toContact(lead, now)));
+      const contact =
+        (await this.contacts.findByLead(leadId)) ?? (await this.contacts.insertOnce(toContact(lead, now)));
       return { lead: await this.views.one(lead), contactId: contact.id! };
     });
   }

@@ -58,7 +58,10 @@ abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
       const emailBefore = lead.emailNormalized;
       // D34: a write that changes nothing is not written, and updatedAt stays.
       if (this.apply(lead, input, this.clock.now())) {
-        if (lead.emailNormalized !== emailBefore && (await this.leads.emailTaken(vendorId, lead.partnerId, lead.emailNormalized, leadId))) {
+        if (
+          lead.emailNormalized !== emailBefore &&
+          (await this.leads.emailTaken(vendorId, lead.partnerId, lead.emailNormalized, leadId))
+        ) {
           throw emailTaken();
         }
         await this.leads.update(lead);

@@ -1,4 +1,5 @@
 import { FieldError, ValidationError } from '../../shared/domain/domain-error';
+import { codePointLength } from '../../shared/domain/text';
 
 /** The writable fields of a lead (api.md "Lead"): what create, replace and update may set. */
 export interface LeadDetails {
@@ -56,35 +57,20 @@ export const LONG_TEXT_LIMIT = 5000;
 /** leadAge is stored in a 32-bit INT column. */
 export const LEAD_AGE_MAX = 2_147_483_647;
 
-/** D14: lengths count Unicode code points (not UTF-16 units). */
-export function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-/**
- * D13, D33: the lower-cased copy used for case-insensitive comparison (duplicates, keyword search).
- * Lower-cased one code point at a time, keeping a code point whose lower case would be longer
- * ('İ' -> 'i̇'), so the copy never outgrows the 255-character column of the value it mirrors.
- */
-export function foldCase(text: string): string {
-  let folded = '';
-  for (const char of text) {
-    const lower = char.toLowerCase();
-    folded += codePoints(lower) === 1 ? lower : char;
-  }
-  return folded;
-}
-
-function checkText(field: string, value: unknown, max: number, required: boolean, errors: FieldError[]): void {
+function checkText(
+  field: string,
+  value: unknown,
+  max: number,
+  required: boolean,
+  errors: FieldError[],
+): void {
   if (value === null || value === undefined) {
     if (required) errors.push({ field, error: 'is required' });
     return;
   }
   if (typeof value !== 'string') errors.push({ field, error: 'must be a string' });
   else if (required && value.trim() === '') errors.push({ field, error: 'must not be empty or blank' });
-  else if (codePoints(value) > max) errors.push({ field, error: `must be at most ${max} characters` });
+  else if (codePointLength(value) > max) errors.push({ field, error: `must be at most ${max} characters` });
 }
 
 /**
@@ -110,7 +96,12 @@ export function checkLeadDetails(details: LeadDetailsPatch, complete: boolean): 
     }
   }
   const age = details.leadAge;
-  if (has('leadAge') && age !== null && age !== undefined && !(Number.isInteger(age) && age >= 0 && age <= LEAD_AGE_MAX)) {
+  if (
+    has('leadAge') &&
+    age !== null &&
+    age !== undefined &&
+    !(Number.isInteger(age) && age >= 0 && age <= LEAD_AGE_MAX)
+  ) {
     errors.push({ field: 'leadAge', error: `must be an integer from 0 to ${LEAD_AGE_MAX}` });
   }
   if (errors.length > 0) throw new ValidationError(errors);

@@ -15,17 +15,16 @@ export type LeadOperation = 'approve' | 'reject' | 'archive';
  * - `keep`: approvalStatus is not this operation's business (archive: archived is independent, D31)
  */
 export type TransitionRule =
-  | { kind: 'move'; to: ApprovalStatus }
-  | { kind: 'retry' }
-  | { kind: 'conflict' }
-  | { kind: 'keep' };
+  { kind: 'move'; to: ApprovalStatus } | { kind: 'retry' } | { kind: 'conflict' } | { kind: 'keep' };
 
 const move = (to: ApprovalStatus): TransitionRule => ({ kind: 'move', to });
 const retry: TransitionRule = { kind: 'retry' };
 const conflict: TransitionRule = { kind: 'conflict' };
 const keep: TransitionRule = { kind: 'keep' };
 
-export const LEAD_TRANSITIONS: Readonly<Record<ApprovalStatus, Readonly<Record<LeadOperation, TransitionRule>>>> = {
+export const LEAD_TRANSITIONS: Readonly<
+  Record<ApprovalStatus, Readonly<Record<LeadOperation, TransitionRule>>>
+> = {
   PENDING: { approve: move('APPROVED'), reject: move('REJECTED'), archive: keep },
   APPROVED: { approve: retry, reject: conflict, archive: keep },
   REJECTED: { approve: conflict, reject: retry, archive: keep },

@@ -1,7 +1,7 @@
 import { InvalidStateTransitionError, ValidationError } from '../../shared/domain/domain-error';
 import { LeadMother, T0, T1 } from '../../../test/support/lead-mother';
 import { Lead } from './lead';
-import { foldCase } from './lead-details';
+import { foldCase } from '../../shared/domain/text';
 import { APPROVAL_STATUSES, LEAD_TRANSITIONS } from './lead-transitions';
 
 function fieldsOf(error: unknown): string[] {
@@ -43,7 +43,13 @@ describe('Lead.submit (D26)', () => {
         {
           vendorId: 1,
           partnerId: 7,
-          details: { firstName: '  ', companyName: 'C', city: 'x'.repeat(256), productsInterested: 'y'.repeat(5001), leadAge: -1 },
+          details: {
+            firstName: '  ',
+            companyName: 'C',
+            city: 'x'.repeat(256),
+            productsInterested: 'y'.repeat(5001),
+            leadAge: -1,
+          },
         },
         T0,
       );
@@ -55,9 +61,14 @@ describe('Lead.submit (D26)', () => {
 
   it('counts code points, not UTF-16 units (D14)', () => {
     const emoji = '😀'.repeat(255);
-    expect(() => Lead.submit({ vendorId: 1, partnerId: 7, details: LeadMother.details({ city: emoji }) }, T0)).not.toThrow();
     expect(() =>
-      Lead.submit({ vendorId: 1, partnerId: 7, details: LeadMother.details({ city: 'a\uFE0F'.repeat(128) }) }, T0),
+      Lead.submit({ vendorId: 1, partnerId: 7, details: LeadMother.details({ city: emoji }) }, T0),
+    ).not.toThrow();
+    expect(() =>
+      Lead.submit(
+        { vendorId: 1, partnerId: 7, details: LeadMother.details({ city: 'a\uFE0F'.repeat(128) }) },
+        T0,
+      ),
     ).toThrow(ValidationError);
   });
 });
@@ -145,7 +156,11 @@ describe('the transition table (api.md "States and transitions")', () => {
     it('archive -> archived, still REJECTED (D31)', () => {
       const lead = LeadMother.rejected();
       expect(lead.archive(T1)).toBe(true);
-      expect(lead.snapshot()).toMatchObject({ approvalStatus: 'REJECTED', archived: true, rejectComment: 'first' });
+      expect(lead.snapshot()).toMatchObject({
+        approvalStatus: 'REJECTED',
+        archived: true,
+        rejectComment: 'first',
+      });
     });
   });
 
@@ -183,7 +198,13 @@ describe('the transition table (api.md "States and transitions")', () => {
       const { approvalStatus, archived, rejectComment } = lead.snapshot();
       lead.replace(LeadMother.details({ firstName: 'Other' }), T1);
       lead.update({ companyName: 'Else' }, T1);
-      expect(lead.snapshot()).toMatchObject({ approvalStatus, archived, rejectComment, firstName: 'Other', companyName: 'Else' });
+      expect(lead.snapshot()).toMatchObject({
+        approvalStatus,
+        archived,
+        rejectComment,
+        firstName: 'Other',
+        companyName: 'Else',
+      });
     });
   });
 });

@@ -1,5 +1,12 @@
 import { InvalidStateTransitionError } from '../../shared/domain/domain-error';
-import { LeadDetails, LeadDetailsPatch, WRITABLE_FIELDS, checkLeadDetails, completeDetails, foldCase } from './lead-details';
+import { foldCase } from '../../shared/domain/text';
+import {
+  LeadDetails,
+  LeadDetailsPatch,
+  WRITABLE_FIELDS,
+  checkLeadDetails,
+  completeDetails,
+} from './lead-details';
 import { ApprovalStatus, LeadOperation, transitionOf } from './lead-transitions';
 
 export const SUBMITTED_BY_TYPES = ['PARTNER_USER', 'VENDOR_USER', 'INTEGRATION', 'SYSTEM', 'API'] as const;
@@ -34,7 +41,10 @@ export class Lead {
   private constructor(private state: LeadSnapshot) {}
 
   /** D26: a new lead is PENDING, active, submitted through the API, with no reject data. */
-  static submit(input: { vendorId: number; partnerId: number; details: Partial<LeadDetails> }, now: Date): Lead {
+  static submit(
+    input: { vendorId: number; partnerId: number; details: Partial<LeadDetails> },
+    now: Date,
+  ): Lead {
     const details = completeDetails(input.details);
     checkLeadDetails(details, true);
     return new Lead({
@@ -152,7 +162,8 @@ export class Lead {
     const changes: Partial<LeadSnapshot> = {};
     for (const field of WRITABLE_FIELDS) {
       const value = input[field];
-      if (value !== undefined && value !== this.state[field]) (changes as Record<string, unknown>)[field] = value;
+      if (value !== undefined && value !== this.state[field])
+        (changes as Record<string, unknown>)[field] = value;
     }
     if (Object.keys(changes).length === 0) return false;
     this.change(changes, now);

@@ -5,8 +5,16 @@ import { Success } from '../../shared/http/envelope';
 import { QueryReader } from '../../shared/http/query-reader';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { GetLeadUseCase, ListLeadsUseCase } from '../application/lead-read.use-cases';
-import { ApproveLeadUseCase, ArchiveLeadUseCase, RejectLeadUseCase } from '../application/lead-state.use-cases';
-import { CreateLeadUseCase, ReplaceLeadUseCase, UpdateLeadUseCase } from '../application/lead-write.use-cases';
+import {
+  ApproveLeadUseCase,
+  ArchiveLeadUseCase,
+  RejectLeadUseCase,
+} from '../application/lead-state.use-cases';
+import {
+  CreateLeadUseCase,
+  ReplaceLeadUseCase,
+  UpdateLeadUseCase,
+} from '../application/lead-write.use-cases';
 import { LEAD_SORT_FIELDS, LeadListQuery } from '../domain/lead-list-query';
 import { APPROVAL_STATUSES } from '../domain/lead-transitions';
 import { LeadBody, LeadPatchBody, RejectLeadBody } from './lead.dtos';
@@ -48,7 +56,8 @@ export class PartnerLeadsController {
   @Success('LEAD_CREATE_SUCCESSFUL')
   async create(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], body: { type: LeadBody } }) input: Input<'partnerId', undefined, LeadBody>,
+    @ValidInput({ params: ['partnerId'], body: { type: LeadBody } })
+    input: Input<'partnerId', undefined, LeadBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.createLead.execute(vendorId, input.params.partnerId, { ...input.body }));
   }
@@ -59,8 +68,17 @@ export class PartnerLeadsController {
     @CurrentVendor() vendorId: number,
     @ValidInput({ params: ['partnerId'], query: readListQuery }) input: Input<'partnerId', ListParameters>,
   ): Promise<Page<LeadResponse>> {
-    const page = await this.listLeads.execute({ ...input.query, vendorId, partnerId: input.params.partnerId });
-    return { data: page.data.map(toLeadResponse), page: page.page, perPage: page.perPage, totalItems: page.totalItems };
+    const page = await this.listLeads.execute({
+      ...input.query,
+      vendorId,
+      partnerId: input.params.partnerId,
+    });
+    return {
+      data: page.data.map(toLeadResponse),
+      page: page.page,
+      perPage: page.perPage,
+      totalItems: page.totalItems,
+    };
   }
 }
 
@@ -78,7 +96,10 @@ export class LeadsController {
 
   @Get(':leadId')
   @Success()
-  async get(@CurrentVendor() vendorId: number, @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>): Promise<LeadResponse> {
+  async get(
+    @CurrentVendor() vendorId: number,
+    @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>,
+  ): Promise<LeadResponse> {
     return toLeadResponse(await this.getLead.execute(vendorId, input.params.leadId));
   }
 
@@ -95,7 +116,8 @@ export class LeadsController {
   @Success()
   async update(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: LeadPatchBody } }) input: Input<'leadId', undefined, LeadPatchBody>,
+    @ValidInput({ params: ['leadId'], body: { type: LeadPatchBody } })
+    input: Input<'leadId', undefined, LeadPatchBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.updateLead.execute(vendorId, input.params.leadId, { ...input.body }));
   }
@@ -117,13 +139,18 @@ export class LeadsController {
     @ValidInput({ params: ['leadId'], body: { type: RejectLeadBody, optional: true } })
     input: Input<'leadId', undefined, RejectLeadBody | undefined>,
   ): Promise<LeadResponse> {
-    return toLeadResponse(await this.rejectLead.execute(vendorId, input.params.leadId, input.body?.comment ?? null));
+    return toLeadResponse(
+      await this.rejectLead.execute(vendorId, input.params.leadId, input.body?.comment ?? null),
+    );
   }
 
   /** No body; any body is ignored (D38). */
   @Put(':leadId/archive')
   @Success()
-  async archive(@CurrentVendor() vendorId: number, @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>): Promise<LeadResponse> {
+  async archive(
+    @CurrentVendor() vendorId: number,
+    @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>,
+  ): Promise<LeadResponse> {
     return toLeadResponse(await this.archiveLead.execute(vendorId, input.params.leadId));
   }
 }

@@ -36,7 +36,8 @@ export class LeadOrmEntity {
   @nullableText('reject_reason') rejectReason!: string | null;
   @longText('reject_comment') rejectComment!: string | null;
   @DateTimeColumn({ name: 'last_active_at', nullable: true }) lastActiveAt!: Date | null;
-  @Column({ name: 'submitted_by_type', type: 'varchar', length: 16, nullable: true }) submittedByType!: string | null;
+  @Column({ name: 'submitted_by_type', type: 'varchar', length: 16, nullable: true }) submittedByType!:
+    string | null;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
   @DateTimeColumn({ name: 'updated_at' }) updatedAt!: Date;
 }

@@ -3,10 +3,15 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource, Not, SelectQueryBuilder } from 'typeorm';
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
-import { DatabaseEngine, dbDateTime, engineOf, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import {
+  DatabaseEngine,
+  dbDateTime,
+  engineOf,
+  isUniqueViolation,
+} from '../../shared/infrastructure/database/database-engine';
 import { LeadRepository } from '../application/lead-repository';
 import { Lead } from '../domain/lead';
-import { foldCase } from '../domain/lead-details';
+import { foldCase } from '../../shared/domain/text';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
 import { LeadMapper } from './lead.mapper';
 import { LeadOrmEntity } from './lead.orm-entity';
@@ -86,15 +91,28 @@ export class TypeOrmLeadRepository extends LeadRepository {
     return row ? LeadMapper.toDomain(row) : null;
   }
 
-  async emailTaken(vendorId: number, partnerId: number, emailNormalized: string, exceptLeadId?: number): Promise<boolean> {
+  async emailTaken(
+    vendorId: number,
+    partnerId: number,
+    emailNormalized: string,
+    exceptLeadId?: number,
+  ): Promise<boolean> {
     return this.rows.exists({
-      where: { vendorId, partnerId, emailNormalized, ...(exceptLeadId !== undefined ? { id: Not(exceptLeadId) } : {}) },
+      where: {
+        vendorId,
+        partnerId,
+        emailNormalized,
+        ...(exceptLeadId !== undefined ? { id: Not(exceptLeadId) } : {}),
+      },
     });
   }
 
   async listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }> {
     const filtered = this.filtered(query);
-    const counted = await filtered.clone().select('COUNT(*)', 'total').getRawOne<{ total: number | string }>();
+    const counted = await filtered
+      .clone()
+      .select('COUNT(*)', 'total')
+      .getRawOne<{ total: number | string }>();
     const totalItems = Number(counted?.total ?? 0);
     if (totalItems === 0 || query.page * query.perPage >= totalItems) return { leads: [], totalItems };
     const rows = await this.pageQuery(query).getMany();
@@ -118,22 +136,33 @@ export class TypeOrmLeadRepository extends LeadRepository {
       .where('l.vendorId = :vendorId', { vendorId: query.vendorId })
       .andWhere('l.partnerId = :partnerId', { partnerId: query.partnerId })
       .andWhere('l.archived = :archived', { archived: query.archived ? 1 : 0 });
-    if (query.approvalStatus) qb.andWhere('l.approvalStatus = :approvalStatus', { approvalStatus: query.approvalStatus });
+    if (query.approvalStatus)
+      qb.andWhere('l.approvalStatus = :approvalStatus', { approvalStatus: query.approvalStatus });
     if (query.statuses.length > 0) qb.andWhere('l.status IN (:...statuses)', { statuses: query.statuses });
     if (query.sources.length > 0) qb.andWhere('l.source IN (:...sources)', { sources: query.sources });
     if (query.keyword) {
-      qb.andWhere("(l.firstNameNormalized LIKE :keyword ESCAPE '!' OR l.emailNormalized LIKE :keyword ESCAPE '!')", {
-        keyword: likePrefix(query.keyword),
-      });
+      qb.andWhere(
+        "(l.firstNameNormalized LIKE :keyword ESCAPE '!' OR l.emailNormalized LIKE :keyword ESCAPE '!')",
+        {
+          keyword: likePrefix(query.keyword),
+        },
+      );
     }
-    if (query.createdFrom) qb.andWhere('l.createdAt >= :createdFrom', { createdFrom: dbDateTime(this.engine, query.createdFrom) });
-    if (query.createdUntil) qb.andWhere('l.createdAt < :createdUntil', { createdUntil: dbDateTime(this.engine, query.createdUntil) });
+    if (query.createdFrom)
+      qb.andWhere('l.createdAt >= :createdFrom', { createdFrom: dbDateTime(this.engine, query.createdFrom) });
+    if (query.createdUntil)
+      qb.andWhere('l.createdAt < :createdUntil', {
+        createdUntil: dbDateTime(this.engine, query.createdUntil),
+      });
     return qb;
   }
 
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {
     if (leadIds.length === 0) return new Set();
-    const rows: { id: number | string }[] = await this.txHost.tx.query(DUPLICATES_SQL(leadIds.length), [vendorId, ...leadIds]);
+    const rows: { id: number | string }[] = await this.txHost.tx.query(DUPLICATES_SQL(leadIds.length), [
+      vendorId,
+      ...leadIds,
+    ]);
     return new Set(rows.map((row) => Number(row.id)));
   }
 }
@@ -141,7 +170,10 @@ export class TypeOrmLeadRepository extends LeadRepository {
 function translate(error: unknown): unknown {
   // D27: ux_leads_partner_email is the only unique index besides the primary key.
   if (isUniqueViolation(error)) {
-    return new DuplicateEntryError('emailAddress', 'a lead with this email address already exists for this partner');
+    return new DuplicateEntryError(
+      'emailAddress',
+      'a lead with this email address already exists for this partner',
+    );
   }
   return error;
 }

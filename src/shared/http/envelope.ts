@@ -44,7 +44,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<SuccessEnvelope<unknown>> {
-    const code = this.reflector.get<SuccessCode | null | undefined>(SUCCESS_CODE, context.getHandler()) ?? null;
+    const code =
+      this.reflector.get<SuccessCode | null | undefined>(SUCCESS_CODE, context.getHandler()) ?? null;
     return next.handle().pipe(
       map((data: unknown) => ({
         success: true as const,

@@ -113,7 +113,11 @@ function frameworkStatus(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   const candidate = error as { getStatus?: () => number; statusCode?: unknown; code?: unknown };
   if (typeof candidate.getStatus === 'function') return candidate.getStatus();
-  if (typeof candidate.code === 'string' && candidate.code.startsWith('FST_') && typeof candidate.statusCode === 'number') {
+  if (
+    typeof candidate.code === 'string' &&
+    candidate.code.startsWith('FST_') &&
+    typeof candidate.statusCode === 'number'
+  ) {
     return candidate.statusCode;
   }
   return undefined;

@@ -33,7 +33,10 @@ describe('QueryReader (D39)', () => {
   });
 
   it('reads repeatable integer lists and rejects a bad element', () => {
-    expect(read({ status: ['3', '7', '3'] }, (q) => q.integerList('status'))).toEqual({ value: [3, 7], errors: [] });
+    expect(read({ status: ['3', '7', '3'] }, (q) => q.integerList('status'))).toEqual({
+      value: [3, 7],
+      errors: [],
+    });
     expect(read({ status: '3' }, (q) => q.integerList('status'))).toEqual({ value: [3], errors: [] });
     expect(read({ status: ['3', 'x'] }, (q) => q.integerList('status')).errors).toEqual(['status']);
   });
@@ -42,13 +45,16 @@ describe('QueryReader (D39)', () => {
     const status = (q: QueryReader) => q.enumOf('approvalStatus', ['PENDING', 'APPROVED'] as const);
     expect(read({ approvalStatus: 'PENDING' }, status)).toEqual({ value: 'PENDING', errors: [] });
     expect(read({ approvalStatus: 'pending' }, status).errors).toEqual(['approvalStatus']);
-    const direction = (q: QueryReader) => q.enumOf('sortDirection', ['asc', 'desc'] as const, { caseInsensitive: true });
+    const direction = (q: QueryReader) =>
+      q.enumOf('sortDirection', ['asc', 'desc'] as const, { caseInsensitive: true });
     expect(read({ sortDirection: 'DESC' }, direction)).toEqual({ value: 'desc', errors: [] });
     expect(read({ sortDirection: 'down' }, direction).errors).toEqual(['sortDirection']);
   });
 
   it('falls back without error where the contract says so (sortBy)', () => {
-    expect(read({ sortBy: 'colour' }, (q) => q.enumOrDefault('sortBy', ['id', 'createdAt'] as const, 'createdAt'))).toEqual({
+    expect(
+      read({ sortBy: 'colour' }, (q) => q.enumOrDefault('sortBy', ['id', 'createdAt'] as const, 'createdAt')),
+    ).toEqual({
       value: 'createdAt',
       errors: [],
     });

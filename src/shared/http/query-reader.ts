@@ -64,7 +64,11 @@ export class QueryReader {
   }
 
   /** An exact enum value; unknown values are an error. */
-  enumOf<T extends string>(name: string, values: readonly T[], options: { caseInsensitive?: boolean } = {}): T | undefined {
+  enumOf<T extends string>(
+    name: string,
+    values: readonly T[],
+    options: { caseInsensitive?: boolean } = {},
+  ): T | undefined {
     const text = this.single(name);
     if (text === undefined) return undefined;
     const found = options.caseInsensitive

@@ -1,5 +1,5 @@
 import { parsePathId } from './request-input';
-import { codePointLength } from './validation';
+import { codePointLength } from '../domain/text';
 
 describe('parsePathId (D12, D39)', () => {
   it.each([

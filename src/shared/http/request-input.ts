@@ -55,7 +55,10 @@ function readBody<B>(spec: BodySpec<B>, raw: unknown, errors: FieldError[]): B |
  * Reads and validates a request in the order of D37: body syntax (INVALID_REQUEST) first, then path
  * ids, query parameters and body fields together, every failure listed in one VALIDATION_FAILED (D18).
  */
-export function readInput<P extends string, Q, B>(request: FastifyRequest, spec: InputSpec<P, Q, B>): Input<P, Q, B> {
+export function readInput<P extends string, Q, B>(
+  request: FastifyRequest,
+  spec: InputSpec<P, Q, B>,
+): Input<P, Q, B> {
   const errors: FieldError[] = [];
   const rawBody = (request as { body?: unknown }).body;
   if (spec.body && rawBody instanceof MalformedBody) throw EdgeError.invalidRequest(rawBody.reason);
@@ -94,10 +97,15 @@ export const ValidInput =
       readInput(context.switchToHttp().getRequest<FastifyRequest>(), data),
     )(spec)(target, propertyKey, index);
     // The same spec describes the operation in the OpenAPI document (served on the management port).
-    const descriptor = propertyKey === undefined ? undefined : Object.getOwnPropertyDescriptor(target, propertyKey);
+    const descriptor =
+      propertyKey === undefined ? undefined : Object.getOwnPropertyDescriptor(target, propertyKey);
     if (!descriptor) return;
     for (const name of spec.params ?? []) {
-      ApiParam({ name, type: 'integer', description: 'positive integer id' })(target, propertyKey!, descriptor);
+      ApiParam({ name, type: 'integer', description: 'positive integer id' })(
+        target,
+        propertyKey!,
+        descriptor,
+      );
     }
     if (spec.body) {
       ApiBody({ type: spec.body.type, required: !spec.body.optional })(target, propertyKey!, descriptor);

@@ -18,6 +18,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { FieldError } from '../domain/domain-error';
+import { codePointLength } from '../domain/text';
 
 /** D14: every string field allows 255 code points, except the long texts. */
 export const SHORT_TEXT = 255;
@@ -44,13 +45,6 @@ class MaxCodePointsConstraint implements ValidatorConstraintInterface {
   }
 }
 
-/** D14 counts Unicode code points, as MySQL's utf8mb4 VARCHAR(n) does. */
-export function codePointLength(value: string): number {
-  let length = 0;
-  for (const _ of value) length += 1;
-  return length;
-}
-
 const isString = () => IsString({ message: 'must be a string' });
 // Not class-validator's MaxLength: validator.js leaves variation selectors (U+FE0E, U+FE0F) out of
 // its count, so a longer string would pass here and then overflow the column.
@@ -59,7 +53,12 @@ const email = () => IsEmail({}, { message: 'must be a well-formed email address'
 
 /** Required, a non-blank string of at most `max` code points (D14, D17). */
 export function RequiredString(max = SHORT_TEXT): PropertyDecorator {
-  return applyDecorators(IsDefined({ message: 'is required' }), isString(), Validate(NotBlankConstraint), maxLength(max));
+  return applyDecorators(
+    IsDefined({ message: 'is required' }),
+    isString(),
+    Validate(NotBlankConstraint),
+    maxLength(max),
+  );
 }
 
 /** Optional and nullable string. */
@@ -87,7 +86,11 @@ export function PresentString(max = SHORT_TEXT): PropertyDecorator {
 }
 
 export function PresentEmail(): PropertyDecorator {
-  return applyDecorators(PresentString(), ValidateIf((_object, value) => value !== undefined), email());
+  return applyDecorators(
+    PresentString(),
+    ValidateIf((_object, value) => value !== undefined),
+    email(),
+  );
 }
 
 /** Optional, nullable positive integer id. */
@@ -112,7 +115,10 @@ export function OptionalInteger(min: number, max: number): PropertyDecorator {
 
 /** Optional, nullable value out of a fixed list, exact case (D16, D39). */
 export function OptionalEnum(values: readonly string[]): PropertyDecorator {
-  return applyDecorators(IsOptional(), IsIn(values as string[], { message: `must be one of ${values.join(', ')}` }));
+  return applyDecorators(
+    IsOptional(),
+    IsIn(values as string[], { message: `must be one of ${values.join(', ')}` }),
+  );
 }
 
 function pathOf(parent: string, property: string, parentIsArray: boolean): string {
@@ -120,7 +126,12 @@ function pathOf(parent: string, property: string, parentIsArray: boolean): strin
   return parent ? `${parent}.${property}` : property;
 }
 
-function flatten(errors: ClassValidatorError[], parent: string, parentIsArray: boolean, out: FieldError[]): void {
+function flatten(
+  errors: ClassValidatorError[],
+  parent: string,
+  parentIsArray: boolean,
+  out: FieldError[],
+): void {
   for (const error of errors) {
     const field = pathOf(parent, error.property, parentIsArray);
     const [constraint, message] = Object.entries(error.constraints ?? {})[0] ?? [];
@@ -138,7 +149,10 @@ function flatten(errors: ClassValidatorError[], parent: string, parentIsArray: b
  * read-only fields are dropped (D5), every failing field is listed (D18), one error per field, with
  * list elements named like `users[1].emailAddress` (D13).
  */
-export function validateBody<T extends object>(type: ClassConstructor<T>, body: object): { value: T; errors: FieldError[] } {
+export function validateBody<T extends object>(
+  type: ClassConstructor<T>,
+  body: object,
+): { value: T; errors: FieldError[] } {
   const value = plainToInstance(type, body, { enableImplicitConversion: false, exposeDefaultValues: false });
   const found = validateSync(value, {
     whitelist: true,

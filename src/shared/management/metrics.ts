@@ -22,7 +22,11 @@ export class Metrics {
   instrument(fastify: FastifyInstance): void {
     fastify.addHook('onResponse', async (request, reply) => {
       this.requestDuration.observe(
-        { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+        {
+          method: request.method,
+          route: request.routeOptions.url ?? 'unmatched',
+          status: String(reply.statusCode),
+        },
         reply.elapsedTime / 1000,
       );
     });

@@ -5,7 +5,9 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 export function openApiDocument(app: INestApplication): object {
   const config = new DocumentBuilder()
     .setTitle('Partner relationship management API')
-    .setDescription('Partners, partner users and leads of a vendor. Every operation needs the X-API-KEY header.')
+    .setDescription(
+      'Partners, partner users and leads of a vendor. Every operation needs the X-API-KEY header.',
+    )
     .setVersion('1')
     .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-KEY' }, 'api-key')
     .addSecurityRequirements('api-key')

@@ -8,7 +8,12 @@ export abstract class VendorRepository {
 }
 
 export abstract class ApiKeyRepository {
-  abstract insert(key: { vendorId: number; keyHash: string; keyPrefix: string; createdAt: Date }): Promise<ApiKey>;
+  abstract insert(key: {
+    vendorId: number;
+    keyHash: string;
+    keyPrefix: string;
+    createdAt: Date;
+  }): Promise<ApiKey>;
   /** The key with this hash unless it is revoked. */
   abstract findActiveByHash(keyHash: string): Promise<ApiKey | null>;
   /** Marks the key revoked; false when no active key has this hash. */

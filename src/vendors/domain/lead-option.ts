@@ -1,3 +1,4 @@
+import { codePointLength } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 /** The two dropdowns a vendor configures for its leads (api.md Lead.source / Lead.status, D15). */
@@ -17,7 +18,8 @@ export function validateLeadOption(kind: string, label: string): { kind: LeadOpt
     errors.push({ field: 'kind', error: 'must be source or status' });
   }
   if (label.trim() === '') errors.push({ field: 'label', error: 'must not be blank' });
-  else if ([...label].length > 255) errors.push({ field: 'label', error: 'must be at most 255 characters' });
+  else if (codePointLength(label) > 255)
+    errors.push({ field: 'label', error: 'must be at most 255 characters' });
   if (errors.length > 0) throw new ValidationError(errors);
   return { kind: kind as LeadOptionKind, label };
 }

@@ -1,3 +1,4 @@
+import { codePointLength } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 export class Vendor {
@@ -9,7 +10,7 @@ export class Vendor {
 
   static register(name: string, now: Date): Vendor {
     if (name.trim() === '') throw ValidationError.of('name', 'must not be blank');
-    if ([...name].length > 255) throw ValidationError.of('name', 'must be at most 255 characters');
+    if (codePointLength(name) > 255) throw ValidationError.of('name', 'must be at most 255 characters');
     return new Vendor(undefined, name, now);
   }
 

@@ -43,7 +43,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     super();
   }
 
-  async insert(key: { vendorId: number; keyHash: string; keyPrefix: string; createdAt: Date }): Promise<ApiKey> {
+  async insert(key: {
+    vendorId: number;
+    keyHash: string;
+    keyPrefix: string;
+    createdAt: Date;
+  }): Promise<ApiKey> {
     const saved = await this.txHost.tx
       .getRepository(ApiKeyOrmEntity)
       .save({ ...key, revokedAt: null, lastUsedAt: null });
@@ -86,7 +91,12 @@ export class TypeOrmLeadOptionRepository extends LeadOptionRepository {
     const rows = await this.txHost.tx
       .getRepository(LeadOptionOrmEntity)
       .find({ where: { vendorId }, order: { id: 'ASC' } });
-    return rows.map((r) => ({ id: r.id, vendorId: r.vendorId, kind: r.kind as LeadOptionKind, label: r.label }));
+    return rows.map((r) => ({
+      id: r.id,
+      vendorId: r.vendorId,
+      kind: r.kind as LeadOptionKind,
+      label: r.label,
+    }));
   }
 
   async findForVendor(vendorId: number, kind: LeadOptionKind, ids: number[]): Promise<LeadOption[]> {
@@ -94,6 +104,11 @@ export class TypeOrmLeadOptionRepository extends LeadOptionRepository {
     const rows = await this.txHost.tx
       .getRepository(LeadOptionOrmEntity)
       .find({ where: { vendorId, kind, id: In(ids) } });
-    return rows.map((r) => ({ id: r.id, vendorId: r.vendorId, kind: r.kind as LeadOptionKind, label: r.label }));
+    return rows.map((r) => ({
+      id: r.id,
+      vendorId: r.vendorId,
+      kind: r.kind as LeadOptionKind,
+      label: r.label,
+    }));
   }
 }

@@ -25,10 +25,15 @@ class FakeTransactionHost {
 
 const cls = { isActive: () => true, run: (fn: () => unknown) => fn() } as unknown as ClsService;
 const dataSource = (type: string) => ({ options: { type } }) as unknown as DataSource;
-const deadlock = () => Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK' } });
+const deadlock = () =>
+  Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK' } });
 
 function unitOfWork(type: string, host = new FakeTransactionHost()) {
-  const uow = new TypeOrmUnitOfWork(host as unknown as TransactionHost<TransactionalAdapterTypeOrm>, cls, dataSource(type));
+  const uow = new TypeOrmUnitOfWork(
+    host as unknown as TransactionHost<TransactionalAdapterTypeOrm>,
+    cls,
+    dataSource(type),
+  );
   return { uow, host };
 }
 

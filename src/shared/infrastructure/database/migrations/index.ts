@@ -7,4 +7,9 @@ import { leadsMigrations } from '../../../../leads/infrastructure/leads.migratio
  * Every migration, in the order they apply (TypeORM also sorts by the timestamp in the name).
  * Each module owns its own tables and lists its migrations in `<module>/infrastructure/*.migrations.ts`.
  */
-export const migrations = [Vendors1763700000000, ...partnersMigrations, ...mailMigrations, ...leadsMigrations];
+export const migrations = [
+  Vendors1763700000000,
+  ...partnersMigrations,
+  ...mailMigrations,
+  ...leadsMigrations,
+];

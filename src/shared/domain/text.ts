@@ -1,0 +1,20 @@
+/** D14: lengths count Unicode code points (as MySQL's utf8mb4 VARCHAR(n) does), not UTF-16 units. */
+export function codePointLength(text: string): number {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+/**
+ * D13, D33: the lower-cased copy used for case-insensitive comparison (duplicates, lookups, keyword
+ * search). Lower-cased one code point at a time, keeping a code point whose lower case would be
+ * longer ('İ' -> 'i̇'), so the copy never outgrows the column of the value it mirrors.
+ */
+export function foldCase(text: string): string {
+  let folded = '';
+  for (const char of text) {
+    const lower = char.toLowerCase();
+    folded += codePointLength(lower) === 1 ? lower : char;
+  }
+  return folded;
+}
