@@ -9,6 +9,7 @@ import {
   invitePartner,
   leadBody,
   vendorApi,
+  vendorWithPartner,
 } from '../support/lead-fixtures';
 import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 import { TestApp, createTestApp, createVendor, isMysql, testDatabaseUrl, unique } from '../support/test-app';
@@ -27,18 +28,8 @@ describe('Leads under concurrent requests', () => {
   });
   afterAll(() => t.close());
 
-  async function vendorWithPartner() {
-    const { vendorId, apiKey } = await createVendor(app);
-    return {
-      vendorId,
-      apiKey,
-      api: vendorApi(t.http, apiKey),
-      partnerId: await invitePartner(t.http, apiKey),
-    };
-  }
-
   it('20 parallel approves of one lead: all 200, one contactId, one contact row (D32)', async () => {
-    const v = await vendorWithPartner();
+    const v = await vendorWithPartner(t);
     const lead = await createLead(t.http, v.apiKey, v.partnerId);
     const responses = await Promise.all(
       Array.from({ length: 20 }, () => v.api.put(`/leads/${lead.id}/approve`)),
@@ -50,7 +41,7 @@ describe('Leads under concurrent requests', () => {
   });
 
   it('20 parallel creates with one email: one 200, nineteen DUPLICATE_ENTRY, never a 500 (D27)', async () => {
-    const v = await vendorWithPartner();
+    const v = await vendorWithPartner(t);
     const email = `${unique('race')}@example.test`;
     const responses = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
@@ -72,7 +63,7 @@ describe('Leads under concurrent requests', () => {
   });
 
   it('10 parallel rejects with different comments: all 200, one comment kept and answered to all (D32)', async () => {
-    const v = await vendorWithPartner();
+    const v = await vendorWithPartner(t);
     const lead = await createLead(t.http, v.apiKey, v.partnerId);
     const comments = Array.from({ length: 10 }, (_, i) => `reason ${i}`);
     const responses = await Promise.all(
@@ -88,7 +79,7 @@ describe('Leads under concurrent requests', () => {
   });
 
   it('parallel approves and rejects of one lead: exactly one wins, the others get 409 or the same answer (D30, D32)', async () => {
-    const v = await vendorWithPartner();
+    const v = await vendorWithPartner(t);
     const lead = await createLead(t.http, v.apiKey, v.partnerId);
     const responses = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
@@ -162,7 +153,7 @@ describe('Leads under concurrent requests', () => {
     (isMysql() ? it : it.skip)(
       '[MySQL] 20 approves split across both processes create one contact (D32)',
       async () => {
-        const v = await vendorWithPartner();
+        const v = await vendorWithPartner(t);
         const lead = await createLead(t.http, v.apiKey, v.partnerId);
         const responses = await Promise.all(
           Array.from({ length: 20 }, (_, i) =>

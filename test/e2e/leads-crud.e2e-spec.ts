@@ -4,13 +4,13 @@ import { TickingClock } from '../support/lead-clock';
 import {
   LEAD_FIELDS,
   LeadJson,
-  VendorApi,
   countRows,
   createLead,
   errorFields,
   invitePartner,
   leadBody,
   vendorApi,
+  vendorWithPartner,
 } from '../support/lead-fixtures';
 import {
   ISO_DATETIME,
@@ -32,23 +32,6 @@ describe('Leads: create, get, replace, update', () => {
     app = t.app;
   });
   afterAll(() => t.close());
-
-  interface Vendor {
-    vendorId: number;
-    apiKey: string;
-    api: VendorApi;
-    partnerId: number;
-  }
-
-  async function vendorWithPartner(): Promise<Vendor> {
-    const { vendorId, apiKey } = await createVendor(app);
-    return {
-      vendorId,
-      apiKey,
-      api: vendorApi(t.http, apiKey),
-      partnerId: await invitePartner(t.http, apiKey),
-    };
-  }
 
   const leadsOfVendor = (vendorId: number) => countRows(app, 'leads', 'vendor_id = ?', [vendorId]);
 
@@ -78,7 +61,7 @@ describe('Leads: create, get, replace, update', () => {
 
   describe('POST /partners/{partnerId}/leads (api.md 5)', () => {
     it('creates the lead with every writable field as sent and answers LEAD_CREATE_SUCCESSFUL (D3, D4)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const body = await fullBody(v.vendorId);
       const response = await v.api.post(`/partners/${v.partnerId}/leads`).send(body);
       expect(response.status).toBe(200);
@@ -90,7 +73,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('starts PENDING, active, submitted by API, with no reject data (D26) and ISO datetimes (D1)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await createLead(t.http, v.apiKey, v.partnerId);
       expect(lead).toMatchObject({
         approvalStatus: 'PENDING',
@@ -106,7 +89,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('returns every optional field left out as null, never omitted (D4)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await createLead(t.http, v.apiKey, v.partnerId);
       for (const field of [
         'lastName',
@@ -122,7 +105,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('stores strings exactly as sent: no trimming, no case change (D13, D14)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const email = `${unique('MiXeD')}@Example.TEST`;
       const lead = await createLead(t.http, v.apiKey, v.partnerId, {
         firstName: '  Ada ',
@@ -133,8 +116,8 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('takes ownership from the path and the key, ignoring read-only and unknown fields in the body (D5)', async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const response = await v.api.post(`/partners/${v.partnerId}/leads`).send(
         leadBody({
           id: 999999,
@@ -167,7 +150,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('names every missing required field at once and writes nothing (D18)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const response = await v.api.post(`/partners/${v.partnerId}/leads`).send({ lastName: 'x' });
       expect(response.status).toBe(400);
       expect(response.body).toMatchObject({ message: 'VALIDATION_FAILED', status: 400, success: false });
@@ -183,7 +166,7 @@ describe('Leads: create, get, replace, update', () => {
       ['a negative leadAge (D15)', { leadAge: -1 }, 'leadAge'],
       ['a fractional leadAge', { leadAge: 1.5 }, 'leadAge'],
     ])('refuses %s with VALIDATION_FAILED naming the field', async (_case, overrides, field) => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const response = await v.api.post(`/partners/${v.partnerId}/leads`).send(leadBody(overrides));
       expect(response.status).toBe(400);
       expect(response.body.message).toBe('VALIDATION_FAILED');
@@ -192,7 +175,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('refuses wrong JSON types, naming each field, never coercing (D17)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const response = await v.api.post(`/partners/${v.partnerId}/leads`).send(
         leadBody({
           firstName: 123,
@@ -213,7 +196,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('allows 255 code points in a short field and 5,000 in the long texts, refuses one more (D14)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const ok = await v.api.post(`/partners/${v.partnerId}/leads`).send(
         leadBody({
           firstName: '😀'.repeat(255), // 510 UTF-16 units, 255 code points
@@ -245,7 +228,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('counts every code point, also variation selectors, and answers 400 rather than a database error (D14)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       // 256 code points that a UTF-16-based count might see as 128 characters
       const response = await v.api
         .post(`/partners/${v.partnerId}/leads`)
@@ -257,7 +240,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("accepts source and status ids of the vendor's own options of the matching kind (D15)", async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const source = await createLeadOption(app, v.vendorId, 'source', 'Referral');
       const status = await createLeadOption(app, v.vendorId, 'status', 'Warm');
       const lead = await createLead(t.http, v.apiKey, v.partnerId, { source, status });
@@ -265,7 +248,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('refuses a source or status of the other kind, of another vendor, or unknown (D15)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const other = await createVendor(app);
       const statusOption = await createLeadOption(app, v.vendorId, 'status', 'Hot');
       const otherVendorsStatus = await createLeadOption(app, other.vendorId, 'status', 'Hot');
@@ -284,7 +267,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('answers INVALID_REQUEST for a body that is not JSON, not an object, empty, or not application/json (D6, D38)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const path = `/partners/${v.partnerId}/leads`;
       const cases = [
         v.api.post(path).set('Content-Type', 'application/json').send('{"firstName": '),
@@ -300,8 +283,8 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('answers 404 for a partner that does not exist or is not connected to the vendor (api.md 5.3, D25)', async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       for (const partnerId of [other.partnerId, 987654321]) {
         const response = await v.api.post(`/partners/${partnerId}/leads`).send(leadBody());
         expect(response.status).toBe(404);
@@ -318,7 +301,7 @@ describe('Leads: create, get, replace, update', () => {
     it.each(['abc', '0', '1.5', '-1', '9007199254740992', '1e3', '+5'])(
       'refuses the path partnerId %s with VALIDATION_FAILED naming partnerId (D12, D39)',
       async (partnerId) => {
-        const v = await vendorWithPartner();
+        const v = await vendorWithPartner(t);
         const response = await v.api.post(`/partners/${partnerId}/leads`).send(leadBody());
         expect(response.status).toBe(400);
         expect(response.body.message).toBe('VALIDATION_FAILED');
@@ -327,7 +310,7 @@ describe('Leads: create, get, replace, update', () => {
     );
 
     it('checks in the order of D37: body syntax, then path and fields together, then existence, then conflicts', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const syntax = await v.api
         .post('/partners/abc/leads')
         .set('Content-Type', 'application/json')
@@ -347,7 +330,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(optionForMissingPartner.status).toBe(400);
       expect(errorFields(optionForMissingPartner.body)).toEqual(['source']);
       const existing = await createLead(t.http, v.apiKey, v.partnerId);
-      const other = await vendorWithPartner();
+      const other = await vendorWithPartner(t);
       const duplicateOnForeignPartner = await v.api
         .post(`/partners/${other.partnerId}/leads`)
         .send(leadBody({ emailAddress: existing.emailAddress }));
@@ -355,7 +338,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('refuses an email already used by a lead of the partner, in any case, with DUPLICATE_ENTRY naming emailAddress (api.md 5.2, D13)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const first = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
         .post(`/partners/${v.partnerId}/leads`)
@@ -367,7 +350,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('counts archived leads for email uniqueness (D27)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const first = await createLead(t.http, v.apiKey, v.partnerId);
       expect((await v.api.put(`/leads/${first.id}/archive`)).status).toBe(200);
       const response = await v.api
@@ -378,7 +361,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('allows the same email on another partner of the vendor (uniqueness is per partner)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const first = await createLead(t.http, v.apiKey, v.partnerId);
       const secondPartner = await invitePartner(t.http, v.apiKey);
       const again = await createLead(t.http, v.apiKey, secondPartner, { emailAddress: first.emailAddress });
@@ -386,7 +369,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("on a partner shared by two vendors, checks duplicates against the caller's own leads only (D20, D27)", async () => {
-      const a = await vendorWithPartner();
+      const a = await vendorWithPartner(t);
       const contactEmailAddress = `${unique('shared')}@partner.test`;
       const shared = await invitePartner(t.http, a.apiKey, { contactEmailAddress });
       const b = await createVendor(app);
@@ -402,7 +385,7 @@ describe('Leads: create, get, replace, update', () => {
 
   describe('GET /leads/{leadId} (api.md 7)', () => {
     it('returns the lead with message null and exactly the fields of api.md (D3, D4)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const body = await fullBody(v.vendorId);
       const created = await createLead(t.http, v.apiKey, v.partnerId, body);
       const response = await v.api.get(`/leads/${created.id}`);
@@ -413,8 +396,8 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("answers 404 for another vendor's lead exactly as for a missing one (api.md 7, D27)", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await createLead(t.http, other.apiKey, other.partnerId);
       const responses = [await v.api.get(`/leads/${foreign.id}`), await v.api.get('/leads/987654321')];
       for (const response of responses) {
@@ -432,7 +415,7 @@ describe('Leads: create, get, replace, update', () => {
     it.each(['abc', '0', '1.5', '-1', '9007199254740992'])(
       'refuses the path leadId %s with VALIDATION_FAILED naming leadId (D12)',
       async (leadId) => {
-        const v = await vendorWithPartner();
+        const v = await vendorWithPartner(t);
         const response = await v.api.get(`/leads/${leadId}`);
         expect(response.status).toBe(400);
         expect(response.body.message).toBe('VALIDATION_FAILED');
@@ -441,7 +424,7 @@ describe('Leads: create, get, replace, update', () => {
     );
 
     it('accepts leading zeros in a path id (D39)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api.get(`/leads/000${lead.id}`);
       expect(response.status).toBe(200);
@@ -451,7 +434,7 @@ describe('Leads: create, get, replace, update', () => {
 
   describe('PUT /leads/{leadId} (api.md 8)', () => {
     it('replaces the lead: every writable field omitted is cleared (D29)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
       const response = await v.api
         .put(`/leads/${created.id}`)
@@ -484,7 +467,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('takes back a lead as read: GET, edit, PUT whole (D5)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
       const read = (await v.api.get(`/leads/${created.id}`)).body.data as LeadJson;
       const response = await v.api.put(`/leads/${created.id}`).send({ ...read, city: 'Paris' });
@@ -493,7 +476,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('never changes approvalStatus or archived, whatever the body says (api.md 8.2)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       await v.api.put(`/leads/${created.id}/approve`);
       await v.api.put(`/leads/${created.id}/archive`);
@@ -514,7 +497,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('moves updatedAt when something changes, and not when the body equals the lead (D34)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, { city: 'London' });
       const same = await v.api
         .put(`/leads/${created.id}`)
@@ -529,7 +512,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('requires the three required fields and a body (D29, D38)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const partial = await v.api.put(`/leads/${created.id}`).send({ lastName: 'x' });
       expect(partial.status).toBe(400);
@@ -540,7 +523,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("refuses another lead's email of the partner with DUPLICATE_ENTRY; its own email in another case is fine", async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const a = await createLead(t.http, v.apiKey, v.partnerId);
       const b = await createLead(t.http, v.apiKey, v.partnerId);
       const taken = await v.api
@@ -558,7 +541,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('replaces an archived lead, keeping it archived (D31)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       await v.api.put(`/leads/${created.id}/archive`);
       const response = await v.api.put(`/leads/${created.id}`).send(leadBody({ firstName: 'Later' }));
@@ -567,8 +550,8 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("answers 404 for another vendor's lead and changes nothing (D27)", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await createLead(t.http, other.apiKey, other.partnerId);
       const response = await v.api.put(`/leads/${foreign.id}`).send(leadBody());
       expect(response.status).toBe(404);
@@ -577,7 +560,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('reports a malformed body before a missing lead (D37)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const response = await v.api.put('/leads/987654321').send({ firstName: 'x' });
       expect(response.status).toBe(400);
       expect(errorFields(response.body).sort()).toEqual(['companyName', 'emailAddress']);
@@ -588,7 +571,7 @@ describe('Leads: create, get, replace, update', () => {
 
   describe('PATCH /leads/{leadId} (api.md 9)', () => {
     it('changes only the fields present (D29)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
       const response = await v.api.patch(`/leads/${created.id}`).send({ city: 'Paris', leadAge: 0 });
       expect(response.status).toBe(200);
@@ -602,7 +585,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('clears a nullable field sent as null (D29)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
       const response = await v.api
         .patch(`/leads/${created.id}`)
@@ -618,7 +601,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('refuses null for firstName, emailAddress and companyName, naming each (D29)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
         .patch(`/leads/${created.id}`)
@@ -630,7 +613,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('answers 200 to {} and changes nothing, not even updatedAt (D29, D34)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api.patch(`/leads/${created.id}`).send({});
       expect(response.status).toBe(200);
@@ -638,7 +621,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('ignores approvalStatus, archived and other read-only fields (api.md 9.2, D5)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
         .patch(`/leads/${created.id}`)
@@ -648,7 +631,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('refuses wrong types and lengths (D14, D17) and a malformed email', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
         .patch(`/leads/${created.id}`)
@@ -663,7 +646,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("refuses another vendor's option id for status (D15)", async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const other = await createVendor(app);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const foreign = await createLeadOption(app, other.vendorId, 'status', 'Cold');
@@ -673,7 +656,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("refuses another lead's email of the partner with DUPLICATE_ENTRY (api.md 9.3)", async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const a = await createLead(t.http, v.apiKey, v.partnerId);
       const b = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api.patch(`/leads/${b.id}`).send({ emailAddress: a.emailAddress });
@@ -684,7 +667,7 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it('updates an archived or approved lead without touching its state (D31)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       await v.api.put(`/leads/${created.id}/reject`).send({ comment: 'no' });
       await v.api.put(`/leads/${created.id}/archive`);
@@ -698,8 +681,8 @@ describe('Leads: create, get, replace, update', () => {
     });
 
     it("answers 404 for another vendor's lead and a missing one, and INVALID_REQUEST for no body (D38)", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await createLead(t.http, other.apiKey, other.partnerId);
       expect((await v.api.patch(`/leads/${foreign.id}`).send({ city: 'x' })).status).toBe(404);
       expect((await v.api.patch('/leads/987654321').send({})).status).toBe(404);

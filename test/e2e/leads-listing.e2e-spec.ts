@@ -5,11 +5,12 @@ import { SettableClock } from '../support/lead-clock';
 import {
   LEAD_FIELDS,
   LeadJson,
-  VendorApi,
   createLead,
   errorFields,
   invitePartner,
   vendorApi,
+  vendorWithPartner,
+  VendorWithPartner,
 } from '../support/lead-fixtures';
 import { TestApp, createLeadOption, createTestApp, createVendor, unique } from '../support/test-app';
 
@@ -25,41 +26,28 @@ describe('GET /partners/{partnerId}/leads', () => {
   });
   afterAll(() => t.close());
 
-  interface Vendor {
-    vendorId: number;
-    apiKey: string;
-    api: VendorApi;
-    partnerId: number;
-  }
-
-  async function vendorWithPartner(): Promise<Vendor> {
-    const { vendorId, apiKey } = await createVendor(app);
-    return {
-      vendorId,
-      apiKey,
-      api: vendorApi(t.http, apiKey),
-      partnerId: await invitePartner(t.http, apiKey),
-    };
-  }
-
-  async function leadAt(v: Vendor, iso: string, overrides: Record<string, unknown> = {}): Promise<LeadJson> {
+  async function leadAt(
+    v: VendorWithPartner,
+    iso: string,
+    overrides: Record<string, unknown> = {},
+  ): Promise<LeadJson> {
     clock.set(iso);
     return createLead(t.http, v.apiKey, v.partnerId, overrides);
   }
 
-  async function list(v: Vendor, query = '', partnerId = v.partnerId) {
+  async function list(v: VendorWithPartner, query = '', partnerId = v.partnerId) {
     const response = await v.api.get(`/partners/${partnerId}/leads${query ? `?${query}` : ''}`);
     return response;
   }
 
-  async function ids(v: Vendor, query = ''): Promise<number[]> {
+  async function ids(v: VendorWithPartner, query = ''): Promise<number[]> {
     const response = await list(v, query);
     expect(response.status).toBe(200);
     return (response.body.data.data as LeadJson[]).map((lead) => lead.id);
   }
 
   describe('a partner with a known set of leads', () => {
-    let v: Vendor;
+    let v: VendorWithPartner;
     let hot: number;
     let cold: number;
     let web: number;
@@ -67,7 +55,7 @@ describe('GET /partners/{partnerId}/leads', () => {
     const lead: Record<string, LeadJson> = {};
 
     beforeAll(async () => {
-      v = await vendorWithPartner();
+      v = await vendorWithPartner(t);
       hot = await createLeadOption(app, v.vendorId, 'status', 'Hot');
       cold = await createLeadOption(app, v.vendorId, 'status', 'Cold');
       web = await createLeadOption(app, v.vendorId, 'source', 'Web');
@@ -232,9 +220,9 @@ describe('GET /partners/{partnerId}/leads', () => {
   });
 
   describe('query validation (D33, D39)', () => {
-    let v: Vendor;
+    let v: VendorWithPartner;
     beforeAll(async () => {
-      v = await vendorWithPartner();
+      v = await vendorWithPartner(t);
     });
 
     it.each([
@@ -308,8 +296,8 @@ describe('GET /partners/{partnerId}/leads', () => {
 
   describe('tenancy', () => {
     it('answers 404 for a partner that does not exist or is not connected to the vendor (api.md 6, D25)', async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       for (const partnerId of [other.partnerId, 987654321]) {
         const response = await list(v, '', partnerId);
         expect(response.status).toBe(404);
@@ -318,13 +306,13 @@ describe('GET /partners/{partnerId}/leads', () => {
     });
 
     it('on a partner shared by two vendors, each lists and counts only its own leads (D20, D27)', async () => {
-      const a = await vendorWithPartner();
+      const a = await vendorWithPartner(t);
       const contactEmailAddress = `${unique('shared')}@partner.test`;
       const shared = await invitePartner(t.http, a.apiKey, { contactEmailAddress });
       const bKeys = await createVendor(app);
       expect(await invitePartner(t.http, bKeys.apiKey, { contactEmailAddress })).toBe(shared);
-      const b: Vendor = { ...bKeys, api: vendorApi(t.http, bKeys.apiKey), partnerId: shared };
-      const aOnShared: Vendor = { ...a, partnerId: shared };
+      const b: VendorWithPartner = { ...bKeys, api: vendorApi(t.http, bKeys.apiKey), partnerId: shared };
+      const aOnShared: VendorWithPartner = { ...a, partnerId: shared };
       const ofA = await leadAt(aOnShared, '2026-04-01T00:00:00.000Z');
       const ofB1 = await leadAt(b, '2026-04-01T00:00:01.000Z', { emailAddress: ofA.emailAddress });
       const ofB2 = await leadAt(b, '2026-04-01T00:00:02.000Z');

@@ -5,15 +5,13 @@ import { TickingClock } from '../support/lead-clock';
 import {
   LEAD_FIELDS,
   LeadJson,
-  VendorApi,
   countRows,
   createLead,
   errorFields,
-  invitePartner,
-  vendorApi,
+  vendorWithPartner,
+  VendorWithPartner,
 } from '../support/lead-fixtures';
-import { ISO_DATETIME, TestApp, createTestApp, createVendor } from '../support/test-app';
-
+import { ISO_DATETIME, TestApp, createTestApp } from '../support/test-app';
 /** api.md endpoints 10 (approve), 11 (reject), 12 (archive) and "States and transitions" (D30-D32, D34, D38). */
 describe('Leads: approve, reject, archive', () => {
   let t: TestApp;
@@ -26,23 +24,13 @@ describe('Leads: approve, reject, archive', () => {
   });
   afterAll(() => t.close());
 
-  interface Vendor {
-    apiKey: string;
-    api: VendorApi;
-    partnerId: number;
-  }
-
-  async function vendorWithPartner(): Promise<Vendor> {
-    const { apiKey } = await createVendor(app);
-    return { apiKey, api: vendorApi(t.http, apiKey), partnerId: await invitePartner(t.http, apiKey) };
-  }
-
-  async function leadOf(v: Vendor, overrides: Record<string, unknown> = {}): Promise<LeadJson> {
+  async function leadOf(v: VendorWithPartner, overrides: Record<string, unknown> = {}): Promise<LeadJson> {
     return createLead(t.http, v.apiKey, v.partnerId, overrides);
   }
 
   const contactsOf = (leadId: number) => countRows(app, 'contacts', 'lead_id = ?', [leadId]);
-  const read = async (v: Vendor, id: number) => (await v.api.get(`/leads/${id}`)).body.data as LeadJson;
+  const read = async (v: VendorWithPartner, id: number) =>
+    (await v.api.get(`/leads/${id}`)).body.data as LeadJson;
 
   async function expectConflict(response: { status: number; body: unknown }): Promise<void> {
     expect(response.status).toBe(409);
@@ -65,7 +53,7 @@ describe('Leads: approve, reject, archive', () => {
   ])(
     '%s /leads/{leadId}%s refuses every malformed leadId naming leadId (D12, D39)',
     async (method, suffix) => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       for (const leadId of ['abc', '0', '1.5', '-1', '9007199254740992', '1e3']) {
         const path = `/leads/${leadId}${suffix}`;
         const call =
@@ -87,7 +75,7 @@ describe('Leads: approve, reject, archive', () => {
 
   describe('PUT /leads/{leadId}/approve (api.md 10)', () => {
     it('approves a PENDING lead, converts it into one contact and answers LEAD_APPROVE_SUCCESSFUL with {lead, contactId}', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v, { lastName: 'Lovelace', jobTitle: 'Analyst', city: 'London' });
       const response = await v.api.put(`/leads/${lead.id}/approve`);
       expect(response.status).toBe(200);
@@ -122,7 +110,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('answers a retry with the same contact and creates no second one, updatedAt unchanged (D32, D34)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const first = await v.api.put(`/leads/${lead.id}/approve`);
       const second = await v.api.put(`/leads/${lead.id}/approve`);
@@ -133,7 +121,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('refuses a REJECTED lead with 409 INVALID_STATE_TRANSITION, changing nothing (D30)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const rejected = (await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'no' })).body
         .data as LeadJson;
@@ -143,7 +131,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('approves an archived lead, which stays archived (D31)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       await v.api.put(`/leads/${lead.id}/archive`);
       const response = await v.api.put(`/leads/${lead.id}/approve`);
@@ -153,7 +141,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('ignores any body: JSON, invalid JSON, another content type (D38)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const responses = [
         await v.api.put(`/leads/${lead.id}/approve`).send({ approvalStatus: 'REJECTED', contactId: 1 }),
@@ -168,8 +156,8 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it("answers 404 for another vendor's lead and a missing one, converting nothing (D27)", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await leadOf(other);
       for (const id of [foreign.id, 987654321]) {
         const response = await v.api.put(`/leads/${id}/approve`);
@@ -183,7 +171,7 @@ describe('Leads: approve, reject, archive', () => {
     it.each(['abc', '0', '1.5', '-1', '9007199254740992'])(
       'refuses the path leadId %s naming leadId (D12)',
       async (id) => {
-        const v = await vendorWithPartner();
+        const v = await vendorWithPartner(t);
         const response = await v.api.put(`/leads/${id}/approve`);
         expect(response.status).toBe(400);
         expect(response.body.message).toBe('VALIDATION_FAILED');
@@ -194,7 +182,7 @@ describe('Leads: approve, reject, archive', () => {
 
   describe('PUT /leads/{leadId}/reject (api.md 11)', () => {
     it('rejects a PENDING lead, recording the comment, with message null', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const response = await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'Not our market' });
       expect(response.status).toBe(200);
@@ -216,7 +204,7 @@ describe('Leads: approve, reject, archive', () => {
       ['an empty object', {}],
       ['a null comment', { comment: null }],
     ])('rejects with %s as "no comment" (D38)', async (_case, body) => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const request = v.api.put(`/leads/${lead.id}/reject`);
       const response = body === undefined ? await request : await request.send(body);
@@ -225,7 +213,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('keeps the first comment when a rejected lead is rejected again, updatedAt unchanged (D32, D34)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const first = await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'first' });
       const second = await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'second' });
@@ -235,7 +223,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('keeps "no comment" when the first reject had none (first write wins, D32)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       await v.api.put(`/leads/${lead.id}/reject`);
       const again = await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'late reason' });
@@ -243,7 +231,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('refuses an APPROVED (converted) lead with 409 INVALID_STATE_TRANSITION, changing nothing (D30)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const approved = (await v.api.put(`/leads/${lead.id}/approve`)).body.data.lead as LeadJson;
       await expectConflict(await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'too late' }));
@@ -251,7 +239,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('rejects an archived lead, which stays archived (D31)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       await v.api.put(`/leads/${lead.id}/archive`);
       const response = await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'x' });
@@ -263,7 +251,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('allows a comment of 5,000 characters and refuses 5,001 or a non-string, changing nothing (D14, D17)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       for (const comment of ['c'.repeat(5001), 42, ['a'], { text: 'a' }]) {
         const response = await v.api.put(`/leads/${lead.id}/reject`).send({ comment });
@@ -277,7 +265,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('answers INVALID_REQUEST for a body that is sent but not JSON, changing nothing (D6)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const response = await v.api
         .put(`/leads/${lead.id}/reject`)
@@ -289,8 +277,8 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it("answers 404 for another vendor's lead and a missing one (D27)", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await leadOf(other);
       for (const id of [foreign.id, 987654321]) {
         const response = await v.api.put(`/leads/${id}/reject`).send({ comment: 'x' });
@@ -301,7 +289,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('lists path and body errors together (D18, D37)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const response = await v.api.put('/leads/x/reject').send({ comment: 1 });
       expect(errorFields(response.body)).toEqual(['leadId', 'comment']);
     });
@@ -311,7 +299,7 @@ describe('Leads: approve, reject, archive', () => {
     it.each(['PENDING', 'APPROVED', 'REJECTED'])(
       'archives a %s lead, approvalStatus unchanged (D31)',
       async (status) => {
-        const v = await vendorWithPartner();
+        const v = await vendorWithPartner(t);
         const lead = await leadOf(v);
         if (status === 'APPROVED') await v.api.put(`/leads/${lead.id}/approve`);
         if (status === 'REJECTED') await v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'r' });
@@ -330,7 +318,7 @@ describe('Leads: approve, reject, archive', () => {
     );
 
     it('succeeds on an archived lead and changes nothing, not even updatedAt (api.md 12, D34)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const first = await v.api.put(`/leads/${lead.id}/archive`);
       const second = await v.api.put(`/leads/${lead.id}/archive`);
@@ -339,7 +327,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('hides the lead from the default listing without deleting it', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       await v.api.put(`/leads/${lead.id}/archive`);
       const active = await v.api.get(`/partners/${v.partnerId}/leads`);
@@ -350,7 +338,7 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it('ignores any body (D38)', async () => {
-      const v = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const response = await v.api
         .put(`/leads/${lead.id}/archive`)
@@ -361,8 +349,8 @@ describe('Leads: approve, reject, archive', () => {
     });
 
     it("answers 404 for another vendor's lead and a missing one; D12 path ids", async () => {
-      const v = await vendorWithPartner();
-      const other = await vendorWithPartner();
+      const v = await vendorWithPartner(t);
+      const other = await vendorWithPartner(t);
       const foreign = await leadOf(other);
       for (const id of [foreign.id, 987654321]) {
         const response = await v.api.put(`/leads/${id}/archive`);

@@ -2,7 +2,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
 import { dbDateTime, engineOf } from '../../src/shared/infrastructure/database/database-engine';
-import { unique } from './test-app';
+import { TestApp, createVendor, unique } from './test-app';
 
 /** The writable lead fields in api.md order, for asserting exact field sets (D4). */
 export const LEAD_FIELDS = [
@@ -162,4 +162,17 @@ export type VendorApi = ReturnType<typeof vendorApi>;
 /** The `field` of every entry of a standard error body's `errors` (D18). */
 export function errorFields(body: unknown): string[] {
   return ((body as { errors?: { field: string }[] }).errors ?? []).map((e) => e.field);
+}
+
+/** A new vendor with a partner of its own, and a request helper for that vendor. */
+export interface VendorWithPartner {
+  vendorId: number;
+  apiKey: string;
+  api: VendorApi;
+  partnerId: number;
+}
+
+export async function vendorWithPartner(t: TestApp): Promise<VendorWithPartner> {
+  const { vendorId, apiKey } = await createVendor(t.app);
+  return { vendorId, apiKey, api: vendorApi(t.http, apiKey), partnerId: await invitePartner(t.http, apiKey) };
 }
