@@ -1,25 +1,14 @@
-import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../src/config/app-config';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { migrations } from '../../src/shared/infrastructure/database/migrations';
-import { SharedModule } from '../../src/shared/shared.module';
 import { ApiKeyRepository, VendorRepository } from '../../src/vendors/application/ports';
 import { Vendor } from '../../src/vendors/domain/vendor';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { createScratchDatabase } from '../support/scratch-database';
-import { testConfig, unique } from '../support/test-app';
+import { createTestContext, unique } from '../support/test-app';
 
-async function createContext(env: Record<string, string> = {}) {
-  const moduleRef = await Test.createTestingModule({ imports: [SharedModule, VendorsModule] })
-    .overrideProvider(AppConfig)
-    .useValue(testConfig(env))
-    .compile();
-  moduleRef.useLogger(false);
-  await moduleRef.init();
-  return moduleRef;
-}
+const createContext = (env: Record<string, string> = {}) => createTestContext([VendorsModule], { env });
 
 describe('UnitOfWork on the database under test', () => {
   let context: Awaited<ReturnType<typeof createContext>>;

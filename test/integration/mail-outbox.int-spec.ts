@@ -1,14 +1,12 @@
-import { Test, TestingModule } from '@nestjs/testing';
+import { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { AppConfig } from '../../src/config/app-config';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import { Outbox } from '../../src/mail/application/outbox';
 import { OutboxStore } from '../../src/mail/application/outbox-store';
 import { MailModule } from '../../src/mail/mail.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { SharedModule } from '../../src/shared/shared.module';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
-import { testConfig, unique } from '../support/test-app';
+import { createTestContext, unique } from '../support/test-app';
 
 /** TypeOrmOutbox / TypeOrmOutboxStore on the engine under test, in a database of their own. */
 describe('Mail outbox adapter', () => {
@@ -21,14 +19,11 @@ describe('Mail outbox adapter', () => {
 
   beforeAll(async () => {
     db = await createScratchDatabase();
-    context = await Test.createTestingModule({ imports: [SharedModule, MailModule] })
-      .overrideProvider(AppConfig)
-      .useValue(testConfig({ DATABASE_URL: db.url }))
-      .overrideProvider(MailDispatcherSettings)
-      .useValue(new MailDispatcherSettings({ autoStart: false }))
-      .compile();
-    context.useLogger(false);
-    await context.init();
+    context = await createTestContext([MailModule], {
+      env: { DATABASE_URL: db.url },
+      override: (b) =>
+        b.overrideProvider(MailDispatcherSettings).useValue(new MailDispatcherSettings({ autoStart: false })),
+    });
     uow = context.get(UnitOfWork);
     outbox = context.get(Outbox);
     store = context.get(OutboxStore);

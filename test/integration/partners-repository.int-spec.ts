@@ -1,5 +1,4 @@
-import { Test, TestingModule } from '@nestjs/testing';
-import { AppConfig } from '../../src/config/app-config';
+import { TestingModule } from '@nestjs/testing';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import {
   ConcurrentWriteConflict,
@@ -10,10 +9,9 @@ import { Partner } from '../../src/partners/domain/partner';
 import { newPartnerUser } from '../../src/partners/domain/partner-user';
 import { PartnersModule } from '../../src/partners/partners.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { SharedModule } from '../../src/shared/shared.module';
 import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
 import { VendorsModule } from '../../src/vendors/vendors.module';
-import { testConfig, unique } from '../support/test-app';
+import { createTestContext, unique } from '../support/test-app';
 
 /** The partners adapters on the engine under test: the unique guards behind the use cases' checks. */
 describe('TypeORM partner repositories', () => {
@@ -24,14 +22,10 @@ describe('TypeORM partner repositories', () => {
   let vendorId: number;
 
   beforeAll(async () => {
-    context = await Test.createTestingModule({ imports: [SharedModule, VendorsModule, PartnersModule] })
-      .overrideProvider(AppConfig)
-      .useValue(testConfig())
-      .overrideProvider(MailDispatcherSettings)
-      .useValue(new MailDispatcherSettings({ autoStart: false }))
-      .compile();
-    context.useLogger(false);
-    await context.init();
+    context = await createTestContext([VendorsModule, PartnersModule], {
+      override: (b) =>
+        b.overrideProvider(MailDispatcherSettings).useValue(new MailDispatcherSettings({ autoStart: false })),
+    });
     uow = context.get(UnitOfWork);
     partners = context.get(PartnerRepository);
     users = context.get(PartnerUserRepository);

@@ -1,11 +1,12 @@
 import { Type } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { Test, TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
 import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
+import { SharedModule } from '../../src/shared/shared.module';
 import { CreateLeadOptionUseCase, CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
 
 /**
@@ -95,3 +96,21 @@ export async function createLeadOption(
 
 /** ISO 8601 UTC with milliseconds, as D1 prints datetimes. */
 export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/**
+ * A Nest application context (no HTTP) of the given modules on the database under test, for adapter
+ * tests. `override` replaces further providers (e.g. dispatcher settings).
+ */
+export async function createTestContext(
+  modules: Type<unknown>[],
+  options: Omit<TestAppOptions, 'controllers'> = {},
+): Promise<TestingModule> {
+  let builder = Test.createTestingModule({ imports: [SharedModule, ...modules] })
+    .overrideProvider(AppConfig)
+    .useValue(testConfig(options.env));
+  if (options.override) builder = options.override(builder);
+  const context = await builder.compile();
+  context.useLogger(false);
+  await context.init();
+  return context;
+}
