@@ -139,11 +139,18 @@ describe('HTTP edge', () => {
       expect(response.body.errors).toEqual([{ field: 'notes', error: 'must be at most 5000 characters' }]);
     });
 
-    it('refuses prototype poisoning as invalid JSON', async () => {
+    it('drops __proto__ and constructor.prototype keys like any unknown field (D5), polluting nothing', async () => {
       const response = await post('5')
         .set('Content-Type', 'application/json')
-        .send('{"__proto__": {"admin": true}, "name": "x"}');
-      expectStandardError(response, 400, 'INVALID_REQUEST');
+        .send(
+          JSON.stringify(valid).replace(
+            '{',
+            '{"__proto__": {"admin": true}, "constructor": {"prototype": {"admin": true}},',
+          ),
+        );
+      expect(response.status).toBe(200);
+      expect(response.body.data.body).toEqual(valid);
+      expect(({} as Record<string, unknown>).admin).toBeUndefined();
     });
   });
 
@@ -190,6 +197,35 @@ describe('HTTP edge', () => {
         { field: 'items[1].firstName', error: 'must not be empty or blank' },
         { field: 'items[1].emailAddress', error: 'must be a well-formed email address' },
         { field: 'items[2]', error: 'must be an object' },
+      ]);
+    });
+
+    it('names every list element that is not an object, arrays included, never a 500 (D13, D17)', async () => {
+      const nested = await post('5').send({ ...valid, items: [[]] });
+      expectStandardError(nested, 400, 'VALIDATION_FAILED');
+      expect(nested.body.errors).toEqual([{ field: 'items[0]', error: 'must be an object' }]);
+      const mixed = await post('5').send({
+        ...valid,
+        items: [['x'], 'y', { firstName: 'ok', emailAddress: 'ok@example.com' }, null],
+      });
+      expect(mixed.body.errors).toEqual([
+        { field: 'items[0]', error: 'must be an object' },
+        { field: 'items[1]', error: 'must be an object' },
+        { field: 'items[3]', error: 'must be an object' },
+      ]);
+      const notAList = await post('5').send({ ...valid, items: {} });
+      expect(notAList.body.errors).toEqual([{ field: 'items', error: 'must be a list' }]);
+    });
+
+    it('refuses text with an unpaired surrogate instead of storing something else (D14)', async () => {
+      const response = await post('5')
+        .set('Content-Type', 'application/json')
+        .send(
+          '{"name":"\\ud800","email":"a@example.com","items":[{"firstName":"x","emailAddress":"x@example.com"}]}',
+        );
+      expectStandardError(response, 400, 'VALIDATION_FAILED');
+      expect(response.body.errors).toEqual([
+        { field: 'name', error: 'must be valid Unicode text (no unpaired surrogate)' },
       ]);
     });
 

@@ -370,6 +370,25 @@ describe('Partners API (api.md 1-4)', () => {
         expect(await countPartners(t.app, body.companyName as string)).toBe(0);
       });
 
+      it.each([
+        [[[]], ['users[0]']],
+        [[[{ firstName: 'Ann', emailAddress: 'ann@partner.test' }]], ['users[0]']],
+        [
+          ['ann@partner.test', null, 7],
+          ['users[0]', 'users[1]', 'users[2]'],
+        ],
+      ])(
+        'refuses users = %j whose elements are not objects, naming each, never a 500 (D13, D17)',
+        async (users, named) => {
+          const body = PartnerMother.invite({ users });
+          const response = await post('', body);
+          expect(response.status).toBe(400);
+          expect(response.body.message).toBe('VALIDATION_FAILED');
+          expect(fields(response.body)).toEqual(named);
+          expect(await countPartners(t.app, body.companyName as string)).toBe(0);
+        },
+      );
+
       it('accepts the limits themselves: 255 characters (code points), description 5000, DISTRIBUTOR, 100 users (D14, D16, D22)', async () => {
         const users = Array.from({ length: 100 }, () => PartnerMother.user());
         const body = PartnerMother.invite({

@@ -1,10 +1,9 @@
 import { Controller, Get, Post, Put } from '@nestjs/common';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { CurrentVendor } from '../../src/shared/http/current-vendor.decorator';
 import { Success } from '../../src/shared/http/envelope';
 import { Input, ValidInput } from '../../src/shared/http/request-input';
 import {
+  ListOf,
   LONG_TEXT,
   OptionalInteger,
   OptionalString,
@@ -22,11 +21,7 @@ class ProbeBody {
   @RequiredEmail() email!: string;
   @OptionalInteger(0, 2147483647) count?: number | null;
   @OptionalString(LONG_TEXT) notes?: string | null;
-  @IsArray({ message: 'must be a list' })
-  @ArrayMinSize(1, { message: 'must hold 1 to 100 entries' })
-  @ArrayMaxSize(100, { message: 'must hold 1 to 100 entries' })
-  @ValidateNested({ each: true })
-  @Type(() => ProbeItem)
+  @ListOf(ProbeItem, { min: 1, max: 100, sizeMessage: 'must hold 1 to 100 entries', required: true })
   items!: ProbeItem[];
 }
 

@@ -1,6 +1,5 @@
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, ValidateNested } from 'class-validator';
 import {
+  ListOf,
   LONG_TEXT,
   OptionalEnum,
   OptionalString,
@@ -33,23 +32,13 @@ export class InvitePartnerBody {
   @OptionalString() contactRole?: string | null;
   @OptionalEnum(PARTNER_TYPES) type?: PartnerType | null; // D16
   /** omitted or null: the contact becomes the one user (D19) */
-  @IsOptional()
-  @IsArray({ message: 'must be a list' })
-  @ArrayMinSize(1, { message: BATCH })
-  @ArrayMaxSize(100, { message: BATCH })
-  @ValidateNested({ each: true })
-  @Type(() => PartnerUserBody)
+  @ListOf(PartnerUserBody, { min: 1, max: 100, sizeMessage: BATCH, required: false })
   users?: PartnerUserBody[] | null;
 }
 
 /** api.md endpoint 3. */
 export class AddPartnerUsersBody {
-  @IsDefined({ message: 'is required' })
-  @IsArray({ message: 'must be a list' })
-  @ArrayMinSize(1, { message: BATCH })
-  @ArrayMaxSize(100, { message: BATCH })
-  @ValidateNested({ each: true })
-  @Type(() => PartnerUserBody)
+  @ListOf(PartnerUserBody, { min: 1, max: 100, sizeMessage: BATCH, required: true })
   users!: PartnerUserBody[];
 }
 

@@ -22,10 +22,12 @@ function isJsonMediaType(header: string | undefined): boolean {
 /**
  * Replaces fastify's body parsers with one that accepts any content type and leaves the judgement
  * to the route: an empty body is `undefined`, a JSON body is its parsed value, anything else is a
- * MalformedBody. JSON is parsed with fastify's own parser (prototype-poisoning protection on).
+ * MalformedBody. JSON is parsed with fastify's own parser (prototype-poisoning keys removed).
  */
 export function installJsonBodyParser(fastify: FastifyInstance): void {
-  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  // `__proto__` / `constructor.prototype` keys are removed while parsing: ignored like any unknown
+  // field (D5), and unable to reach an object's prototype.
+  const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser(
     '*',

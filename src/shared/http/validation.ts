@@ -1,6 +1,9 @@
 import { applyDecorators } from '@nestjs/common';
-import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { ClassConstructor, Type, plainToInstance } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
   IsDefined,
   IsEmail,
   IsIn,
@@ -10,6 +13,7 @@ import {
   Max,
   Min,
   ValidateIf,
+  ValidateNested,
   ValidationError as ClassValidatorError,
   Validate,
   ValidationArguments,
@@ -45,7 +49,39 @@ class MaxCodePointsConstraint implements ValidatorConstraintInterface {
   }
 }
 
-const isString = () => IsString({ message: 'must be a string' });
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * D14 stores strings exactly as sent; an unpaired UTF-16 surrogate (`"\ud800"`) cannot be stored in
+ * UTF-8 as sent, so it is refused instead of being silently replaced.
+ */
+@ValidatorConstraint({ name: 'wellFormedText' })
+class WellFormedTextConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value !== 'string' || !UNPAIRED_SURROGATE.test(value);
+  }
+  defaultMessage(): string {
+    return 'must be valid Unicode text (no unpaired surrogate)';
+  }
+}
+
+/** Every element of a list must be a JSON object; the flattening below names each offender. */
+@ValidatorConstraint({ name: 'eachObject' })
+class EachObjectConstraint implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return Array.isArray(value) && value.every(isPlainObject);
+  }
+  defaultMessage(): string {
+    return 'must be an object';
+  }
+}
+
+function isPlainObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const isStringOnly = () => IsString({ message: 'must be a string' });
+const isString = () => applyDecorators(isStringOnly(), Validate(WellFormedTextConstraint));
 // Not class-validator's MaxLength: validator.js leaves variation selectors (U+FE0E, U+FE0F) out of
 // its count, so a longer string would pass here and then overflow the column.
 const maxLength = (max: number) => Validate(MaxCodePointsConstraint, [max]);
@@ -121,6 +157,25 @@ export function OptionalEnum(values: readonly string[]): PropertyDecorator {
   );
 }
 
+/**
+ * A list of objects of `type` holding `min` to `max` entries (D22), each element validated as that
+ * type and named `users[1].emailAddress` in errors (D13). A non-object element is `users[1]`.
+ */
+export function ListOf(
+  type: ClassConstructor<object>,
+  options: { min: number; max: number; sizeMessage: string; required: boolean },
+): PropertyDecorator {
+  return applyDecorators(
+    options.required ? IsDefined({ message: 'is required' }) : IsOptional(),
+    IsArray({ message: 'must be a list' }),
+    ArrayMinSize(options.min, { message: options.sizeMessage }),
+    ArrayMaxSize(options.max, { message: options.sizeMessage }),
+    Validate(EachObjectConstraint),
+    ValidateNested({ each: true }),
+    Type(() => type),
+  );
+}
+
 function pathOf(parent: string, property: string, parentIsArray: boolean): string {
   if (parentIsArray) return `${parent}[${property}]`;
   return parent ? `${parent}.${property}` : property;
@@ -134,12 +189,26 @@ function flatten(
 ): void {
   for (const error of errors) {
     const field = pathOf(parent, error.property, parentIsArray);
+    // Constraints are recorded in the order the decorators declare them: the first is the one to report.
     const [constraint, message] = Object.entries(error.constraints ?? {})[0] ?? [];
-    if (message !== undefined) {
+    const children = error.children ?? [];
+    if (constraint === 'eachObject' && Array.isArray(error.value)) {
+      // in list order: a non-object element is named itself, an object element by its fields (D18)
+      (error.value as unknown[]).forEach((element, index) => {
+        if (!isPlainObject(element)) out.push({ field: `${field}[${index}]`, error: 'must be an object' });
+        else
+          flatten(
+            children.filter((child) => child.property === String(index)),
+            field,
+            true,
+            out,
+          );
+      });
+    } else if (message !== undefined) {
+      // the value itself is wrong (not a list, not an object...): what is inside it is not reported
       out.push({ field, error: constraint === 'nestedValidation' ? 'must be an object' : message });
-    }
-    if (error.children && error.children.length > 0) {
-      flatten(error.children, field, Array.isArray(error.value), out);
+    } else if (children.length > 0) {
+      flatten(children, field, Array.isArray(error.value), out);
     }
   }
 }
@@ -158,7 +227,6 @@ export function validateBody<T extends object>(
     whitelist: true,
     forbidNonWhitelisted: false,
     forbidUnknownValues: true,
-    stopAtFirstError: true,
     validationError: { target: false, value: true },
   });
   const errors: FieldError[] = [];
