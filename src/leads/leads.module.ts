@@ -4,6 +4,7 @@ import { ContactsModule } from '../contacts/contacts.module';
 import { PartnersModule } from '../partners/partners.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LeadOptionCheck } from './application/lead-option-check';
+import { LeadOptionInputCheck } from './http/lead-option.input-check';
 import { GetLeadUseCase, ListLeadsUseCase } from './application/lead-read.use-cases';
 import { LeadRepository } from './application/lead-repository';
 import {
@@ -25,6 +26,7 @@ import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository'
     { provide: LeadRepository, useClass: TypeOrmLeadRepository },
     LeadViews,
     LeadOptionCheck,
+    LeadOptionInputCheck,
     CreateLeadUseCase,
     ReplaceLeadUseCase,
     UpdateLeadUseCase,

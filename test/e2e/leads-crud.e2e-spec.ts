@@ -266,6 +266,27 @@ describe('Leads: create, get, replace, update', () => {
       expect(await leadsOfVendor(v.vendorId)).toBe(0);
     });
 
+    it('lists an unknown option id together with every other offending field, path id included (D15, D18, D37)', async () => {
+      const v = await vendorWithPartner(t);
+      const withShape = await v.api
+        .post(`/partners/${v.partnerId}/leads`)
+        .send(leadBody({ firstName: '', status: 999_999, source: 'web' }));
+      expect(withShape.status).toBe(400);
+      expect(withShape.body.errors).toEqual([
+        { field: 'firstName', error: 'must not be empty or blank' },
+        { field: 'source', error: 'must be an integer id' },
+        { field: 'status', error: "must be the id of one of the vendor's lead status values" },
+      ]);
+      const created = await createLead(t.http, v.apiKey, v.partnerId);
+      const replace = await v.api
+        .put(`/leads/${created.id}`)
+        .send(leadBody({ companyName: '   ', source: 999_999 }));
+      expect(errorFields(replace.body)).toEqual(['companyName', 'source']);
+      const badPath = await v.api.patch('/leads/abc').send({ source: 999_999 });
+      expect(errorFields(badPath.body)).toEqual(['leadId', 'source']);
+      expect(await leadsOfVendor(v.vendorId)).toBe(1);
+    });
+
     it('answers INVALID_REQUEST for a body that is not JSON, not an object, empty, or not application/json (D6, D38)', async () => {
       const v = await vendorWithPartner(t);
       const path = `/partners/${v.partnerId}/leads`;

@@ -1,7 +1,13 @@
 import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { FieldError, ValidationError } from '../../shared/domain/domain-error';
 import { LeadOptionRepository } from '../../vendors/application/ports';
-import { LeadDetailsPatch } from '../domain/lead-details';
+
+/** The two option fields of a lead, as they may arrive (any JSON value) or be stored (id or null). */
+export interface LeadOptionFields {
+  source?: unknown;
+  status?: unknown;
+}
 
 /**
  * D15: `source` and `status` must be ids of the caller's vendor's lead options of the matching
@@ -10,17 +16,26 @@ import { LeadDetailsPatch } from '../domain/lead-details';
  */
 @Injectable()
 export class LeadOptionCheck {
-  constructor(private readonly options: LeadOptionRepository) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly options: LeadOptionRepository,
+  ) {}
 
-  async check(vendorId: number, details: LeadDetailsPatch): Promise<void> {
+  /** The offending fields; values that are not ids at all are left to shape validation. */
+  async findErrors(vendorId: number, fields: LeadOptionFields): Promise<FieldError[]> {
     const errors: FieldError[] = [];
     for (const kind of ['source', 'status'] as const) {
-      const id = details[kind];
-      if (id === null || id === undefined) continue;
-      const found = await this.options.findForVendor(vendorId, kind, [id]);
+      const id = fields[kind];
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) continue;
+      const found = await this.uow.read(() => this.options.findForVendor(vendorId, kind, [id]));
       if (found.length === 0)
         errors.push({ field: kind, error: `must be the id of one of the vendor's lead ${kind} values` });
     }
+    return errors;
+  }
+
+  async check(vendorId: number, fields: LeadOptionFields): Promise<void> {
+    const errors = await this.findErrors(vendorId, fields);
     if (errors.length > 0) throw new ValidationError(errors);
   }
 }

@@ -17,6 +17,7 @@ import {
 } from '../application/lead-write.use-cases';
 import { LEAD_SORT_FIELDS, LeadListQuery } from '../domain/lead-list-query';
 import { APPROVAL_STATUSES } from '../domain/lead-transitions';
+import { LeadOptionInputCheck } from './lead-option.input-check';
 import { LeadBody, LeadPatchBody, RejectLeadBody } from './lead.dtos';
 import { LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
 
@@ -56,7 +57,7 @@ export class PartnerLeadsController {
   @Success('LEAD_CREATE_SUCCESSFUL')
   async create(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], body: { type: LeadBody } })
+    @ValidInput({ params: ['partnerId'], body: { type: LeadBody }, checks: [LeadOptionInputCheck] })
     input: Input<'partnerId', undefined, LeadBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.createLead.execute(vendorId, input.params.partnerId, { ...input.body }));
@@ -107,7 +108,8 @@ export class LeadsController {
   @Success()
   async replace(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: LeadBody } }) input: Input<'leadId', undefined, LeadBody>,
+    @ValidInput({ params: ['leadId'], body: { type: LeadBody }, checks: [LeadOptionInputCheck] })
+    input: Input<'leadId', undefined, LeadBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.replaceLead.execute(vendorId, input.params.leadId, { ...input.body }));
   }
@@ -116,7 +118,7 @@ export class LeadsController {
   @Success()
   async update(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: LeadPatchBody } })
+    @ValidInput({ params: ['leadId'], body: { type: LeadPatchBody }, checks: [LeadOptionInputCheck] })
     input: Input<'leadId', undefined, LeadPatchBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.updateLead.execute(vendorId, input.params.leadId, { ...input.body }));

@@ -1,4 +1,5 @@
-import { ExecutionContext, createParamDecorator } from '@nestjs/common';
+import { ExecutionContext, Injectable, PipeTransform, Type, createParamDecorator } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiBody, ApiParam } from '@nestjs/swagger';
 import type { ClassConstructor } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
@@ -14,12 +15,23 @@ export interface BodySpec<B> {
   optional?: boolean;
 }
 
+/**
+ * A check of a request body that needs more than its shape (the vendor's configured lead options,
+ * D15). It returns the offending fields rather than throwing, so they are listed together with every
+ * other field error of the request (D18). Checks are providers, resolved from the controller's module.
+ */
+export abstract class InputCheck<B = unknown> {
+  abstract check(vendorId: number, body: B): Promise<FieldError[]>;
+}
+
 export interface InputSpec<P extends string, Q, B> {
   /** path ids, each a positive integer (D12, D39) */
   params?: readonly P[];
   /** reads the query string; the reader collects every error */
   query?: (reader: QueryReader) => Q;
   body?: BodySpec<B>;
+  /** further checks of the body, run in the same validation pass */
+  checks?: Type<InputCheck<B>>[];
 }
 
 export interface Input<P extends string, Q = undefined, B = undefined> {
@@ -51,14 +63,22 @@ function readBody<B>(spec: BodySpec<B>, raw: unknown, errors: FieldError[]): B |
   return value as B;
 }
 
+/** What the parameter decorator hands to the validation pipe: the input and every error so far. */
+interface PendingInput<P extends string, Q, B> {
+  input: Input<P, Q, B>;
+  errors: FieldError[];
+  spec: InputSpec<P, Q, B>;
+  vendorId: number | undefined;
+}
+
 /**
- * Reads and validates a request in the order of D37: body syntax (INVALID_REQUEST) first, then path
- * ids, query parameters and body fields together, every failure listed in one VALIDATION_FAILED (D18).
+ * Reads a request in the order of D37: body syntax first (INVALID_REQUEST is thrown at once), then
+ * path ids, query parameters and body fields, whose errors are collected, not thrown.
  */
-export function readInput<P extends string, Q, B>(
+function readInput<P extends string, Q, B>(
   request: FastifyRequest,
   spec: InputSpec<P, Q, B>,
-): Input<P, Q, B> {
+): PendingInput<P, Q, B> {
   const errors: FieldError[] = [];
   const rawBody = (request as { body?: unknown }).body;
   if (spec.body && rawBody instanceof MalformedBody) throw EdgeError.invalidRequest(rawBody.reason);
@@ -76,8 +96,30 @@ export function readInput<P extends string, Q, B>(
     query = spec.query(reader);
     errors.push(...reader.errors);
   }
-  if (errors.length > 0) throw new ValidationError(orderLike(errors, spec));
-  return { params, query, body: body as B };
+  return { input: { params, query, body: body as B }, errors, spec, vendorId: request.vendorId };
+}
+
+/**
+ * The validation pipe of every operation: runs the spec's body checks, then answers one
+ * VALIDATION_FAILED listing every offending field (D18), or hands the handler its typed input.
+ */
+@Injectable()
+export class InputValidationPipe implements PipeTransform {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  async transform<P extends string, Q, B>(pending: PendingInput<P, Q, B>): Promise<Input<P, Q, B>> {
+    const { input, spec, vendorId } = pending;
+    const errors = [...pending.errors];
+    if (input.body !== undefined && vendorId !== undefined) {
+      for (const type of spec.checks ?? []) {
+        const found = await this.moduleRef.get(type, { strict: false }).check(vendorId, input.body);
+        // a field already refused for its shape is not reported twice
+        errors.push(...found.filter((e) => !errors.some((known) => known.field === e.field)));
+      }
+    }
+    if (errors.length > 0) throw new ValidationError(orderLike(errors, spec));
+    return input;
+  }
 }
 
 /** Path ids first, then query, then body: the order a reader of the request meets them. */
@@ -95,7 +137,7 @@ export const ValidInput =
   (target, propertyKey, index) => {
     createParamDecorator((data: InputSpec<P, Q, B>, context: ExecutionContext) =>
       readInput(context.switchToHttp().getRequest<FastifyRequest>(), data),
-    )(spec)(target, propertyKey, index);
+    )(spec, InputValidationPipe)(target, propertyKey, index);
     // The same spec describes the operation in the OpenAPI document (served on the management port).
     const descriptor =
       propertyKey === undefined ? undefined : Object.getOwnPropertyDescriptor(target, propertyKey);
