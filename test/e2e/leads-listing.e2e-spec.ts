@@ -188,6 +188,15 @@ describe('GET /partners/{partnerId}/leads', () => {
       expect(await ids(v, 'createdAtAfter=2026-03-05')).toEqual([]);
     });
 
+    it('keeps the bounds inclusive at the ends of the calendar: 0001-01-01 and 9999-12-31 exclude nothing (D33)', async () => {
+      const all = await ids(v);
+      expect(all.length).toBeGreaterThan(0);
+      expect(await ids(v, 'createdAtAfter=0001-01-01&createdAtBefore=9999-12-31')).toEqual(all);
+      expect(await ids(v, 'createdAtBefore=9999-12-31')).toEqual(all);
+      expect(await ids(v, 'createdAtAfter=0001-01-01')).toEqual(all);
+      expect(await ids(v, 'createdAtBefore=0999-12-31')).toEqual([]);
+    });
+
     it('lists active leads for archived omitted or false, and archived leads only for true (D33)', async () => {
       expect(await ids(v, 'archived=false')).toEqual(await ids(v));
       expect(await ids(v, 'archived=true')).toEqual(idsOf('gone'));

@@ -16,6 +16,9 @@ import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
 import { LeadMapper } from './lead.mapper';
 import { LeadOrmEntity } from './lead.orm-entity';
 
+const EARLIEST_STORABLE = new Date(Date.UTC(1000, 0, 1));
+const LATEST_STORABLE = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
+
 const SORT_COLUMNS: Record<LeadSortField, string> = {
   id: 'l.id',
   createdAt: 'l.createdAt',
@@ -148,9 +151,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
         },
       );
     }
-    if (query.createdFrom)
+    // A bound outside the years a DATETIME holds (1000-9999) excludes nothing: it is left out rather
+    // than sent (SQLite would compare '+010000-...' as text, MySQL cannot store it).
+    if (query.createdFrom && query.createdFrom > EARLIEST_STORABLE)
       qb.andWhere('l.createdAt >= :createdFrom', { createdFrom: dbDateTime(this.engine, query.createdFrom) });
-    if (query.createdUntil)
+    if (query.createdUntil && query.createdUntil <= LATEST_STORABLE)
       qb.andWhere('l.createdAt < :createdUntil', {
         createdUntil: dbDateTime(this.engine, query.createdUntil),
       });

@@ -69,7 +69,18 @@ describe('QueryReader (D39)', () => {
 
   it('reads real calendar dates as UTC midnight', () => {
     expect(read({ d: '2026-02-28' }, (q) => q.date('d')).value).toEqual(new Date('2026-02-28T00:00:00.000Z'));
-    for (const bad of ['2026-02-30', '2026-2-1', '20260201', '2026-13-01', '2026-02-01T00:00:00Z']) {
+    expect(read({ d: '0001-01-01' }, (q) => q.date('d')).value).toEqual(new Date('0001-01-01T00:00:00.000Z'));
+    expect(read({ d: '9999-12-31' }, (q) => q.date('d')).value).toEqual(new Date('9999-12-31T00:00:00.000Z'));
+    expect(read({ d: '2000-02-29' }, (q) => q.date('d')).errors).toEqual([]);
+    for (const bad of [
+      '2026-02-30',
+      '2026-2-1',
+      '20260201',
+      '2026-13-01',
+      '2026-02-01T00:00:00Z',
+      '2001-02-29',
+      '0099-02-29',
+    ]) {
       expect(read({ d: bad }, (q) => q.date('d')).errors).toEqual(['d']);
     }
   });

@@ -100,7 +100,8 @@ export class QueryReader {
     const match = DATE.exec(text);
     if (match) {
       const [, y, m, d] = match.map(Number) as [number, number, number, number];
-      const date = new Date(Date.UTC(y, m - 1, d));
+      const date = new Date(Date.UTC(2000, m - 1, d));
+      date.setUTCFullYear(y); // Date.UTC would read years 0-99 as 1900-1999
       if (date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d) return date;
     }
     return this.fail(name, 'must be a date written YYYY-MM-DD');
