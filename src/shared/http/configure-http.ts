@@ -28,7 +28,9 @@ export function createHttpAdapter(): FastifyAdapter {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    return503OnClosing: true,
+    // D41: a request on a connection accepted before SIGTERM is answered normally (with
+    // `Connection: close`), not with fastify's own 503 body.
+    return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
 }
