@@ -829,6 +829,22 @@ describe('Partners API (api.md 1-4)', () => {
     expect(await emailsTo(contact)).toHaveLength(1);
   });
 
+  it('adds users and reinvites concurrently on one partner without a deadlock or a 500: all 200, every user and email once', async () => {
+    const partner = await invitePartner(t.http, key);
+    const emails = Array.from({ length: 60 }, (_, i) => PartnerMother.email(`busy${i}`));
+    const adds = emails.map((emailAddress) =>
+      post(`/${partner.id}/users`, { users: [{ firstName: 'Busy', emailAddress }] }),
+    );
+    const reinvites = Array.from({ length: 10 }, () =>
+      post(`/${partner.id}/reinvite`, { emailAddress: partner.contactEmailAddress }),
+    );
+    const responses = await Promise.all([...adds, ...reinvites]);
+    expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
+    for (const email of emails) expect(await countUsers(t.app, email)).toBe(1);
+    expect(await emailsTo(...emails)).toHaveLength(60);
+    expect(await emailsTo(partner.contactEmailAddress)).toHaveLength(11);
+  });
+
   it('connects one partner to a second vendor exactly once under concurrent invites (D20, vendor_partners key)', async () => {
     const partner = await invitePartner(t.http, key);
     const responses = await Promise.all(

@@ -23,7 +23,7 @@ export class AddPartnerUsersUseCase {
     return runRetryingConflict(
       this.uow,
       async () => {
-        const partner = await this.partners.findConnected(vendorId, partnerId);
+        const partner = await this.partners.findConnected(vendorId, partnerId, { forUpdate: true });
         if (!partner) throw new NotFoundError('partner');
         await assertNoDuplicateEmails(this.users, requested);
         const now = this.clock.now();

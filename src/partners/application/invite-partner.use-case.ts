@@ -80,7 +80,7 @@ export class InvitePartnerUseCase {
       );
     }
     await assertNoDuplicateEmails(this.users, requested);
-    const stored = await this.partners.findById(contactUser.partnerId);
+    const stored = await this.partners.findById(contactUser.partnerId, { forUpdate: true });
     if (!stored) throw new Error(`partner ${contactUser.partnerId} of user ${contactUser.id} is missing`);
     await this.partners.connect(vendorId, stored.id, now);
     const created = await this.users.insertAll(requested.map((r) => newPartnerUser(stored.id, r, now)));

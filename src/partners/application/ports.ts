@@ -15,11 +15,20 @@ export class ConcurrentWriteConflict extends Error {
   }
 }
 
+/**
+ * `forUpdate`: lock the partner's row until the transaction ends (MySQL). Every request that will
+ * send invites for a partner takes it first, so concurrent ones queue instead of deadlocking when
+ * each, holding the shared lock its inserts' foreign keys took, tries to update invitedAt.
+ */
+export interface PartnerLock {
+  forUpdate?: boolean;
+}
+
 export abstract class PartnerRepository {
   abstract insert(partner: Partner): Promise<Partner>;
-  abstract findById(partnerId: number): Promise<Partner | null>;
+  abstract findById(partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
   /** The partner when it exists and is connected to the vendor (D25); otherwise null. */
-  abstract findConnected(vendorId: number, partnerId: number): Promise<Partner | null>;
+  abstract findConnected(vendorId: number, partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
   abstract isConnected(vendorId: number, partnerId: number): Promise<boolean>;
   /** Connects the vendor to the partner (D20); ConcurrentWriteConflict when the connection exists. */
   abstract connect(vendorId: number, partnerId: number, at: Date): Promise<void>;

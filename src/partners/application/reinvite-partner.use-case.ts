@@ -19,7 +19,7 @@ export class ReinvitePartnerUseCase {
 
   execute(vendorId: number, partnerId: number, emailAddress: string): Promise<void> {
     return this.uow.run(async () => {
-      const partner = await this.partners.findConnected(vendorId, partnerId);
+      const partner = await this.partners.findConnected(vendorId, partnerId, { forUpdate: true });
       if (!partner) throw new NotFoundError('partner');
       // D40: any user of the partner, whichever vendor invited it.
       const user = await this.users.findInPartnerByEmail(partnerId, normalizeEmail(emailAddress));

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { In } from 'typeorm';
+import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Page } from '../../shared/application/page';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { engineOf, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import {
   ConcurrentWriteConflict,
   InvitationRepository,
+  PartnerLock,
   PartnerRepository,
   PartnerUserRepository,
   VendorDirectory,
@@ -38,21 +39,34 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     return partner.withId(Number(result.identifiers[0]!.id));
   }
 
-  async findById(partnerId: number): Promise<Partner | null> {
-    const row = await this.txHost.tx.getRepository(PartnerOrmEntity).findOne({ where: { id: partnerId } });
+  async findById(partnerId: number, lock: PartnerLock = {}): Promise<Partner | null> {
+    const query = this.txHost.tx
+      .getRepository(PartnerOrmEntity)
+      .createQueryBuilder('p')
+      .where('p.id = :partnerId', { partnerId });
+    const row = await this.locked(query, lock).getOne();
     return row ? PartnerMapper.toDomain(row) : null;
   }
 
-  async findConnected(vendorId: number, partnerId: number): Promise<Partner | null> {
-    const row = await this.txHost.tx
+  async findConnected(vendorId: number, partnerId: number, lock: PartnerLock = {}): Promise<Partner | null> {
+    const query = this.txHost.tx
       .getRepository(PartnerOrmEntity)
       .createQueryBuilder('p')
       .innerJoin(VendorPartnerOrmEntity, 'vp', 'vp.partner_id = p.id AND vp.vendor_id = :vendorId', {
         vendorId,
       })
-      .where('p.id = :partnerId', { partnerId })
-      .getOne();
+      .where('p.id = :partnerId', { partnerId });
+    const row = await this.locked(query, lock).getOne();
     return row ? PartnerMapper.toDomain(row) : null;
+  }
+
+  /** FOR UPDATE on MySQL; SQLite serializes its transactions and has no row locks. */
+  private locked<T extends ObjectLiteral>(
+    query: SelectQueryBuilder<T>,
+    lock: PartnerLock,
+  ): SelectQueryBuilder<T> {
+    if (!lock.forUpdate || engineOf(this.txHost.tx.connection) !== 'mysql') return query;
+    return query.setLock('pessimistic_write');
   }
 
   isConnected(vendorId: number, partnerId: number): Promise<boolean> {
