@@ -64,7 +64,7 @@ function percentile(sorted, p) {
 
 async function drive(name, expected, makeRequest) {
   const latencies = [];
-  let unexpected = 0;
+  const unexpected = {};
   let counter = 0;
   const end = Date.now() + SECONDS * 1000;
   const started = process.hrtime.bigint();
@@ -75,7 +75,7 @@ async function drive(name, expected, makeRequest) {
         const t0 = process.hrtime.bigint();
         const { status } = await makeRequest(i);
         latencies.push(Number(process.hrtime.bigint() - t0) / 1e6);
-        if (status !== expected) unexpected++;
+        if (status !== expected) unexpected[status] = (unexpected[status] || 0) + 1;
       }
     }),
   );
@@ -88,7 +88,10 @@ async function drive(name, expected, makeRequest) {
     p50: percentile(latencies, 50).toFixed(2),
     p95: percentile(latencies, 95).toFixed(2),
     p99: percentile(latencies, 99).toFixed(2),
-    unexpected,
+    unexpected:
+      Object.entries(unexpected)
+        .map(([status, count]) => `${count} × ${status}`)
+        .join(', ') || '0',
   };
   process.stderr.write(`${JSON.stringify(row)}\n`);
   return row;

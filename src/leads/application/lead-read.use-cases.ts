@@ -17,7 +17,7 @@ export class GetLeadUseCase {
   ) {}
 
   execute(vendorId: number, leadId: number): Promise<LeadView> {
-    return this.uow.run(async () => {
+    return this.uow.read(async () => {
       const lead = await this.leads.findForVendor(leadId, vendorId);
       if (!lead) throw new NotFoundError('lead');
       return this.views.one(lead);
@@ -36,7 +36,7 @@ export class ListLeadsUseCase {
   ) {}
 
   execute(query: LeadListQuery): Promise<Page<LeadView>> {
-    return this.uow.run(async () => {
+    return this.uow.read(async () => {
       if (!(await this.partners.isConnected(query.vendorId, query.partnerId)))
         throw new NotFoundError('partner');
       const { leads, totalItems } = await this.leads.listForPartner(query);

@@ -15,7 +15,7 @@ export class ListPartnerUsersUseCase {
   ) {}
 
   execute(vendorId: number, query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
-    return this.uow.run(async () => {
+    return this.uow.read(async () => {
       if (!(await this.partners.isConnected(vendorId, query.partnerId))) throw new NotFoundError('partner');
       return this.users.listForPartner(query);
     });

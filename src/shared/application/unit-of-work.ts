@@ -6,8 +6,10 @@ export abstract class UnitOfWork {
   abstract run<T>(work: () => Promise<T>): Promise<T>;
 
   /**
-   * For a read that needs no transaction (a single lookup). On engines without row-level concurrency
-   * (SQLite) it still waits for the running transaction, so it never sees uncommitted work.
+   * For a use case that only reads. It runs without a transaction: on MySQL transactions are READ
+   * COMMITTED, where every statement sees what is committed when it runs, so a transaction would
+   * add round trips and no consistency. On SQLite, whose one connection is shared, it still waits
+   * for the running transaction, so it never sees uncommitted work.
    */
   abstract read<T>(work: () => Promise<T>): Promise<T>;
 }
