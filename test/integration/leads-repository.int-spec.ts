@@ -9,6 +9,7 @@ import { connectPartner, insertConnectedPartner } from '../support/lead-fixtures
 import { LeadMother } from '../support/lead-mother';
 import { DataSource } from 'typeorm';
 import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
+import { contactFromLead } from '../../src/leads/application/contact-from-lead';
 
 /** The TypeORM adapters of leads and contacts on the engine under test (SQLite, or MariaDB with test:mysql). */
 describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
@@ -59,31 +60,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
     };
   }
 
-  function convert(lead: Lead): Contact {
-    const d = lead.details;
-    return Contact.convert(
-      {
-        vendorId: lead.vendorId,
-        partnerId: lead.partnerId,
-        leadId: lead.id!,
-        firstName: d.firstName,
-        lastName: d.lastName,
-        emailAddress: d.emailAddress,
-        emailNormalized: lead.emailNormalized,
-        phoneNumber: d.phoneNumber,
-        linkedInUrl: d.linkedInUrl,
-        jobTitle: d.jobTitle,
-        companyName: d.companyName,
-        websiteUrl: d.websiteUrl,
-        companySize: d.companySize,
-        industry: d.industry,
-        city: d.city,
-        state: d.state,
-        country: d.country,
-      },
-      new Date(),
-    );
-  }
+  const convert = (lead: Lead): Contact => contactFromLead(lead, new Date());
 
   it('stores a lead and reads back every field, datetimes to the millisecond (D1)', async () => {
     const at = new Date('2026-03-04T05:06:07.089Z');

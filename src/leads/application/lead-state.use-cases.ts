@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { ContactRepository } from '../../contacts/application/contact-repository';
-import { Contact } from '../../contacts/domain/contact';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { Lead } from '../domain/lead';
+import { contactFromLead } from './contact-from-lead';
 import { LeadRepository } from './lead-repository';
 import { LeadApproval, LeadView, LeadViews } from './lead-views';
 
@@ -38,36 +38,11 @@ export class ApproveLeadUseCase {
       if (lead.approve(now) === 'approved') await this.leads.update(lead);
       // On a retry the contact exists; insertOnce also covers an approved lead without one.
       const contact =
-        (await this.contacts.findByLead(leadId)) ?? (await this.contacts.insertOnce(toContact(lead, now)));
+        (await this.contacts.findByLead(leadId)) ??
+        (await this.contacts.insertOnce(contactFromLead(lead, now)));
       return { lead: await this.views.one(lead), contactId: contact.id! };
     });
   }
-}
-
-function toContact(lead: Lead, now: Date): Contact {
-  const d = lead.details;
-  return Contact.convert(
-    {
-      vendorId: lead.vendorId,
-      partnerId: lead.partnerId,
-      leadId: lead.id!,
-      firstName: d.firstName,
-      lastName: d.lastName,
-      emailAddress: d.emailAddress,
-      emailNormalized: lead.emailNormalized,
-      phoneNumber: d.phoneNumber,
-      linkedInUrl: d.linkedInUrl,
-      jobTitle: d.jobTitle,
-      companyName: d.companyName,
-      websiteUrl: d.websiteUrl,
-      companySize: d.companySize,
-      industry: d.industry,
-      city: d.city,
-      state: d.state,
-      country: d.country,
-    },
-    now,
-  );
 }
 
 /** api.md 11: reject with an optional comment; first write wins (D32). */
