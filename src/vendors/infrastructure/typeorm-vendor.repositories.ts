@@ -70,9 +70,14 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
   }
 
   async touch(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
-    const repository = this.txHost.tx.getRepository(ApiKeyOrmEntity);
-    await repository.update([{ id: keyId, lastUsedAt: IsNull() }], { lastUsedAt: at });
-    await repository.update({ id: keyId, lastUsedAt: LessThan(unlessAfter) }, { lastUsedAt: at });
+    // one statement: never used, or last used before `unlessAfter`
+    await this.txHost.tx.getRepository(ApiKeyOrmEntity).update(
+      [
+        { id: keyId, lastUsedAt: IsNull() },
+        { id: keyId, lastUsedAt: LessThan(unlessAfter) },
+      ],
+      { lastUsedAt: at },
+    );
   }
 }
 
