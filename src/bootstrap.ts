@@ -2,8 +2,8 @@ import type { Server } from 'node:http';
 import { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
+import { AppLogger } from './shared/logging.module';
 import { configureHttp, createHttpAdapter } from './shared/http/configure-http';
 import { ManagementServer } from './shared/management/management-server';
 import { openApiDocument } from './shared/management/openapi';
@@ -17,7 +17,7 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
     abortOnError: false,
     bodyParser: false, // the JSON body parser of configureHttp is the only one (D6, D38)
   });
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(app.get(AppLogger));
   configureHttp(app);
   return app;
 }

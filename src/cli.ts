@@ -2,8 +2,8 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { Logger as PinoLogger } from 'nestjs-pino';
 import { CliModule } from './cli.module';
+import { AppLogger } from './shared/logging.module';
 import { ConfigError } from './config/app-config';
 import { CliCommand, CliUsageError } from './shared/cli/cli-command';
 import { DomainError } from './shared/domain/domain-error';
@@ -97,7 +97,7 @@ async function run(argv: string[], out: CliOutput): Promise<number> {
     if (migrationsRun === undefined) delete process.env.MIGRATIONS_RUN;
     else process.env.MIGRATIONS_RUN = migrationsRun;
   }
-  app.useLogger(app.get(PinoLogger));
+  app.useLogger(app.get(AppLogger));
   try {
     const result = await command.run(app, options);
     out.stdout(`${JSON.stringify(result)}\n`);

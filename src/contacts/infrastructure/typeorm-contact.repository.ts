@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DataSource } from 'typeorm';
 import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { ContactRepository } from '../application/contact-repository';
 import { Contact } from '../domain/contact';
 import { ContactMapper } from './contact.mapper';
@@ -9,21 +10,28 @@ import { ContactOrmEntity } from './contact.orm-entity';
 
 @Injectable()
 export class TypeOrmContactRepository extends ContactRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  private readonly sql: EntitySql<ContactOrmEntity>;
+
+  constructor(
+    private readonly db: SqlDatabase,
+    dataSource: DataSource,
+  ) {
     super();
+    this.sql = new EntitySql(dataSource, ContactOrmEntity, 'c');
   }
 
   async findByLead(leadId: number): Promise<Contact | null> {
-    const row = await this.txHost.tx.getRepository(ContactOrmEntity).findOne({ where: { leadId } });
-    return row ? ContactMapper.toDomain(row) : null;
+    const row = await this.db.one<ContactOrmEntity>(
+      `SELECT ${this.sql.selectList} FROM contacts c WHERE c.lead_id = ?`,
+      [leadId],
+    );
+    return row ? ContactMapper.toDomain(this.sql.hydrate(row)) : null;
   }
 
   async insertOnce(contact: Contact): Promise<Contact> {
     try {
-      const result = await this.txHost.tx
-        .getRepository(ContactOrmEntity)
-        .insert(ContactMapper.toRow(contact));
-      contact.identify(Number(result.identifiers[0]!.id));
+      const { insertId } = await this.db.run(this.sql.insert, this.sql.values(ContactMapper.toRow(contact)));
+      contact.identify(insertId);
       return contact;
     } catch (error) {
       // D32: UNIQUE(lead_id) refused a second contact; the statement alone failed (InnoDB and SQLite

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, Not, SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import {
   DatabaseEngine,
-  dbDateTime,
   engineOf,
   isUniqueViolation,
 } from '../../shared/infrastructure/database/database-engine';
+import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadRepository } from '../application/lead-repository';
 import { Lead } from '../domain/lead';
 import { foldCase } from '../../shared/domain/text';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
+import { LeadBucket, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
 import { LeadOrmEntity } from './lead.orm-entity';
 
@@ -20,9 +20,9 @@ const EARLIEST_STORABLE = new Date(Date.UTC(1000, 0, 1));
 const LATEST_STORABLE = new Date(Date.UTC(9999, 11, 31, 23, 59, 59, 999));
 
 const SORT_COLUMNS: Record<LeadSortField, string> = {
-  id: 'l.id',
-  createdAt: 'l.createdAt',
-  updatedAt: 'l.updatedAt',
+  id: 'id',
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
 };
 
 /**
@@ -34,9 +34,13 @@ export function likePrefix(keyword: string): string {
   return `${foldCase(keyword).replace(/[!%_]/g, '!$&')}%`;
 }
 
-/** D28, in one statement for a whole page: another active lead, or another lead's contact, of the vendor. */
+/**
+ * D28, in one statement for a whole page: another active lead, or another lead's contact, of the
+ * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
+ * so the planner likes it) instead of looking the page's ids up by primary key.
+ */
 export const DUPLICATES_SQL = (count: number) => `SELECT l.id AS id FROM leads l
-  WHERE l.vendor_id = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
+  WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
     AND (EXISTS (SELECT 1 FROM leads o
                  WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
                    AND o.archived = 0 AND o.id <> l.id)
@@ -47,51 +51,62 @@ export const DUPLICATES_SQL = (count: number) => `SELECT l.id AS id FROM leads l
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
   private readonly engine: DatabaseEngine;
+  private readonly sql: EntitySql<LeadOrmEntity>;
+  private readonly counts: LeadCounts;
+  /** The bucket each loaded or inserted lead is stored in, so an update knows what it moves. */
+  private readonly storedBuckets = new WeakMap<Lead, LeadBucket>();
 
   constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
     dataSource: DataSource,
   ) {
     super();
     this.engine = engineOf(dataSource);
-  }
-
-  private get rows() {
-    return this.txHost.tx.getRepository(LeadOrmEntity);
+    this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
+    this.counts = new LeadCounts(db);
   }
 
   async insert(lead: Lead): Promise<void> {
     try {
-      const result = await this.rows.insert(LeadMapper.toRow(lead));
-      lead.identify(Number(result.identifiers[0]!.id));
+      const { insertId } = await this.db.run(this.sql.insert, this.sql.values(LeadMapper.toRow(lead)));
+      lead.identify(insertId);
     } catch (error) {
       throw translate(error);
     }
+    await this.counts.added(lead);
+    this.storedBuckets.set(lead, bucketOf(lead));
   }
 
   async update(lead: Lead): Promise<void> {
-    const { id: _id, ...columns } = LeadMapper.toRow(lead);
+    const row = LeadMapper.toRow(lead);
     try {
-      await this.rows.update({ id: lead.id! }, columns);
+      await this.db.run(this.sql.updateById, [...this.sql.values(row), lead.id!]);
     } catch (error) {
       throw translate(error);
     }
+    const before = this.storedBuckets.get(lead);
+    if (!before) throw new Error(`lead ${lead.id} was not loaded by this repository`);
+    await this.counts.moved(lead, before, bucketOf(lead));
+    this.storedBuckets.set(lead, bucketOf(lead));
   }
 
   async findForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    const row = await this.rows.findOne({ where: { id: leadId, vendorId } });
-    return row ? LeadMapper.toDomain(row) : null;
+    const [row] = await this.db.rows(
+      `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`,
+      [leadId, vendorId],
+    );
+    return row ? this.restore(row) : null;
   }
 
   async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    const query = this.rows
-      .createQueryBuilder('l')
-      .where('l.id = :leadId', { leadId })
-      .andWhere('l.vendorId = :vendorId', { vendorId });
     // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
-    if (this.engine === 'mysql') query.setLock('pessimistic_write');
-    const row = await query.getOne();
-    return row ? LeadMapper.toDomain(row) : null;
+    const [row] = await this.db.rows(
+      `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?${
+        this.engine === 'mysql' ? ' FOR UPDATE' : ''
+      }`,
+      [leadId, vendorId],
+    );
+    return row ? this.restore(row) : null;
   }
 
   async emailTaken(
@@ -100,75 +115,116 @@ export class TypeOrmLeadRepository extends LeadRepository {
     emailNormalized: string,
     exceptLeadId?: number,
   ): Promise<boolean> {
-    return this.rows.exists({
-      where: {
-        vendorId,
-        partnerId,
-        emailNormalized,
-        ...(exceptLeadId !== undefined ? { id: Not(exceptLeadId) } : {}),
-      },
-    });
+    const found = await this.db.one(
+      `SELECT 1 AS taken FROM leads
+        WHERE vendor_id = ? AND partner_id = ? AND email_normalized = ? AND id <> ?`,
+      [vendorId, partnerId, emailNormalized, exceptLeadId ?? 0],
+    );
+    return found !== undefined;
   }
 
   async listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }> {
-    const filtered = this.filtered(query);
-    const counted = await filtered
-      .clone()
-      .select('COUNT(*)', 'total')
-      .getRawOne<{ total: number | string }>();
-    const totalItems = Number(counted?.total ?? 0);
+    const totalItems = await this.countMatching(query);
     if (totalItems === 0 || query.page * query.perPage >= totalItems) return { leads: [], totalItems };
-    const rows = await this.pageQuery(query).getMany();
-    return { leads: rows.map(LeadMapper.toDomain), totalItems };
+    const rows = await this.db.rows(...this.pageQuery(query));
+    return { leads: rows.map((row) => this.restore(row)), totalItems };
   }
 
-  /** The page SELECT; docs/leads-indexes.md shows its plans. */
-  private pageQuery(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
+  /**
+   * Without row filters the maintained counts answer at once, whatever the partner's size; with
+   * them, COUNT(*) walks the index range of the filter (docs/leads-indexes.md).
+   */
+  private async countMatching(query: LeadListQuery): Promise<number> {
+    const { where, params, rowFilters } = this.filtered(query, 'f');
+    const counted = rowFilters
+      ? await this.db.one<{ total: number | string }>(
+          `SELECT COUNT(*) AS total FROM leads f WHERE ${where}`,
+          params,
+        )
+      : await this.db.one<{ total: number | string | null }>(
+          `SELECT SUM(total) AS total FROM lead_counts
+            WHERE vendor_id = ? AND partner_id = ? AND archived = ?${query.approvalStatus ? ' AND approval_status = ?' : ''}`,
+          params,
+        );
+    return Number(counted?.total ?? 0);
+  }
+
+  /**
+   * The page SELECT; docs/leads-indexes.md shows its plans. The ids of the page are found on the
+   * index alone (a deep OFFSET walks index entries, not rows), then only those rows are read.
+   */
+  private pageQuery(query: LeadListQuery): [string, SqlValue[]] {
     const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
-    return this.filtered(query)
-      .orderBy(SORT_COLUMNS[query.sortBy], direction)
-      .addOrderBy('l.id', direction) // api.md 6, D33: ties broken by id, in the same direction
-      .offset(query.page * query.perPage)
-      .limit(query.perPage);
+    const sort = SORT_COLUMNS[query.sortBy];
+    const { where, params } = this.filtered(query, 'f');
+    // api.md 6, D33: ties broken by id, in the same direction
+    const order = (alias: string) => `${alias}.${sort} ${direction}, ${alias}.id ${direction}`;
+    return [
+      `SELECT ${this.sql.selectList}
+         FROM (SELECT f.id FROM leads f WHERE ${where} ORDER BY ${order('f')} LIMIT ? OFFSET ?) page
+         JOIN leads l ON l.id = page.id
+        ORDER BY ${order('l')}`,
+      [...params, query.perPage, query.page * query.perPage],
+    ];
   }
 
-  /** The WHERE every listing query shares (the page and its COUNT). */
-  private filtered(query: LeadListQuery): SelectQueryBuilder<LeadOrmEntity> {
-    const qb = this.rows
-      .createQueryBuilder('l')
-      .where('l.vendorId = :vendorId', { vendorId: query.vendorId })
-      .andWhere('l.partnerId = :partnerId', { partnerId: query.partnerId })
-      .andWhere('l.archived = :archived', { archived: query.archived ? 1 : 0 });
-    if (query.approvalStatus)
-      qb.andWhere('l.approvalStatus = :approvalStatus', { approvalStatus: query.approvalStatus });
-    if (query.statuses.length > 0) qb.andWhere('l.status IN (:...statuses)', { statuses: query.statuses });
-    if (query.sources.length > 0) qb.andWhere('l.source IN (:...sources)', { sources: query.sources });
+  /**
+   * The WHERE every listing query shares (the page and its COUNT). `rowFilters`: whether it filters
+   * on more than the (archived, approvalStatus) bucket that lead_counts keeps.
+   */
+  private filtered(
+    query: LeadListQuery,
+    alias: string,
+  ): { where: string; params: SqlValue[]; rowFilters: boolean } {
+    const a = alias;
+    const clauses = [`${a}.vendor_id = ?`, `${a}.partner_id = ?`, `${a}.archived = ?`];
+    const params: SqlValue[] = [query.vendorId, query.partnerId, query.archived];
+    if (query.approvalStatus) {
+      clauses.push(`${a}.approval_status = ?`);
+      params.push(query.approvalStatus);
+    }
+    const bucketClauses = clauses.length;
+    if (query.statuses.length > 0) {
+      clauses.push(`${a}.status IN (${query.statuses.map(() => '?').join(', ')})`);
+      params.push(...query.statuses);
+    }
+    if (query.sources.length > 0) {
+      clauses.push(`${a}.source IN (${query.sources.map(() => '?').join(', ')})`);
+      params.push(...query.sources);
+    }
     if (query.keyword) {
-      qb.andWhere(
-        "(l.firstNameNormalized LIKE :keyword ESCAPE '!' OR l.emailNormalized LIKE :keyword ESCAPE '!')",
-        {
-          keyword: likePrefix(query.keyword),
-        },
+      clauses.push(
+        `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
       );
+      const prefix = likePrefix(query.keyword);
+      params.push(prefix, prefix);
     }
     // A bound outside the years a DATETIME holds (1000-9999) excludes nothing: it is left out rather
     // than sent (SQLite would compare '+010000-...' as text, MySQL cannot store it).
-    if (query.createdFrom && query.createdFrom > EARLIEST_STORABLE)
-      qb.andWhere('l.createdAt >= :createdFrom', { createdFrom: dbDateTime(this.engine, query.createdFrom) });
-    if (query.createdUntil && query.createdUntil <= LATEST_STORABLE)
-      qb.andWhere('l.createdAt < :createdUntil', {
-        createdUntil: dbDateTime(this.engine, query.createdUntil),
-      });
-    return qb;
+    if (query.createdFrom && query.createdFrom > EARLIEST_STORABLE) {
+      clauses.push(`${a}.created_at >= ?`);
+      params.push(query.createdFrom);
+    }
+    if (query.createdUntil && query.createdUntil <= LATEST_STORABLE) {
+      clauses.push(`${a}.created_at < ?`);
+      params.push(query.createdUntil);
+    }
+    return { where: clauses.join(' AND '), params, rowFilters: clauses.length > bucketClauses };
   }
 
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {
     if (leadIds.length === 0) return new Set();
-    const rows: { id: number | string }[] = await this.txHost.tx.query(DUPLICATES_SQL(leadIds.length), [
+    const rows = await this.db.all<{ id: number | string }>(DUPLICATES_SQL(leadIds.length), [
       vendorId,
       ...leadIds,
     ]);
     return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  private restore(row: readonly unknown[]): Lead {
+    const lead = LeadMapper.toDomain(this.sql.fromArray(row));
+    this.storedBuckets.set(lead, bucketOf(lead));
+    return lead;
   }
 }
 

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource, In, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { Page } from '../../shared/application/page';
 import { engineOf, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import {
   ConcurrentWriteConflict,
   InvitationRepository,
@@ -30,7 +32,10 @@ import {
 
 @Injectable()
 export class TypeOrmPartnerRepository extends PartnerRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+  ) {
     super();
   }
 
@@ -69,8 +74,12 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     return query.setLock('pessimistic_write');
   }
 
-  isConnected(vendorId: number, partnerId: number): Promise<boolean> {
-    return this.txHost.tx.getRepository(VendorPartnerOrmEntity).exists({ where: { vendorId, partnerId } });
+  async isConnected(vendorId: number, partnerId: number): Promise<boolean> {
+    const row = await this.db.one(
+      'SELECT 1 AS connected FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?',
+      [vendorId, partnerId],
+    );
+    return row !== undefined;
   }
 
   async connect(vendorId: number, partnerId: number, at: Date): Promise<void> {
@@ -102,8 +111,15 @@ const SORT_EXPRESSIONS: Record<PartnerUserSortKey, string> = {
 
 @Injectable()
 export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  private readonly sql: EntitySql<PartnerUserOrmEntity>;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+    dataSource: DataSource,
+  ) {
     super();
+    this.sql = new EntitySql(dataSource, PartnerUserOrmEntity, 'u');
   }
 
   private get rows() {
@@ -146,20 +162,20 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   }
 
   async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
-    const where = this.rows
-      .createQueryBuilder('u')
-      .where('u.partner_id = :partnerId', { partnerId: query.partnerId });
-    const totalItems = await where.clone().getCount();
+    const counted = await this.db.one<{ total: number | string }>(
+      'SELECT COUNT(*) AS total FROM partner_users u WHERE u.partner_id = ?',
+      [query.partnerId],
+    );
+    const totalItems = Number(counted?.total ?? 0);
     const offset = query.page * query.perPage;
     if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
-    const rows = await where
-      .orderBy(SORT_EXPRESSIONS[query.sortBy], 'ASC')
-      .addOrderBy('u.id', 'ASC')
-      .limit(query.perPage)
-      .offset(offset)
-      .getMany();
+    const rows = await this.db.all<PartnerUserOrmEntity>(
+      `SELECT ${this.sql.selectList} FROM partner_users u WHERE u.partner_id = ?
+        ORDER BY ${SORT_EXPRESSIONS[query.sortBy]} ASC, u.id ASC LIMIT ? OFFSET ?`,
+      [query.partnerId, query.perPage, offset],
+    );
     return {
-      data: rows.map(PartnerUserMapper.toDomain),
+      data: rows.map((row) => PartnerUserMapper.toDomain(this.sql.hydrate(row))),
       page: query.page,
       perPage: query.perPage,
       totalItems,

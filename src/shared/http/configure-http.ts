@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
-import { Reflector } from '@nestjs/core';
+import { type IncomingMessage, ServerResponse } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
-import { EnvelopeInterceptor } from './envelope';
+import { wrapInEnvelope } from './envelope';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
+import { installRequestLog } from './request-log';
+import { AppLogger } from '../logging.module';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -23,8 +24,16 @@ export function requestIdOf(request: IncomingMessage & { id?: unknown }): string
   return id;
 }
 
+/** Nest's fastify adapter, and the one place a handler's result becomes the success envelope. */
+class ApiFastifyAdapter extends FastifyAdapter {
+  override reply(response: FastifyReply | ServerResponse, body: unknown, statusCode?: number): FastifyReply {
+    const payload = response instanceof ServerResponse ? body : wrapInEnvelope(response, body, statusCode);
+    return super.reply(response, payload, statusCode);
+  }
+}
+
 export function createHttpAdapter(): FastifyAdapter {
-  return new FastifyAdapter({
+  return new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -45,11 +54,12 @@ export function configureHttp(app: NestFastifyApplication): void {
   const clock = app.get(Clock);
   installJsonBodyParser(fastify);
   app.get(Metrics).instrument(fastify);
-  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator)));
-  fastify.addHook('onSend', async (request, reply) => {
+  installRequestLog(fastify, app.get(AppLogger).pino);
+  fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
+  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator)));
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
-  app.useGlobalInterceptors(new EnvelopeInterceptor(app.get(Reflector), clock));
 }

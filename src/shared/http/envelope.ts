@@ -1,15 +1,6 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  HttpCode,
-  Injectable,
-  NestInterceptor,
-  SetMetadata,
-  applyDecorators,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
-import { Observable, map } from 'rxjs';
-import { Clock } from '../domain/clock';
+import { HttpCode, applyDecorators } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import type { FastifyReply } from 'fastify';
 
 /** The success codes api.md lists (D3); every other operation answers with message null. */
 export type SuccessCode =
@@ -26,33 +17,35 @@ export interface SuccessEnvelope<T> {
   timestamp: string;
 }
 
-const SUCCESS_CODE = 'prm:success-code';
+/** What `@Success` puts in the fastify route's config. */
+interface EnvelopeRouteConfig {
+  envelope?: { message: SuccessCode | null };
+}
 
 /**
  * Marks an operation: it answers 200 (also for POST) with the success envelope and this message.
- * The handler returns only the `data` part.
+ * The handler returns only the `data` part; `wrapInEnvelope` (called by the HTTP adapter when Nest
+ * sends a handler's result) adds the rest. Done there rather than in an interceptor, which would
+ * put every request through an rxjs pipeline (docs/performance.md).
  */
 export function Success(code: SuccessCode | null = null): MethodDecorator {
-  return applyDecorators(HttpCode(200), SetMetadata(SUCCESS_CODE, code));
+  return applyDecorators(
+    HttpCode(200),
+    RouteConfig({ envelope: { message: code } } satisfies EnvelopeRouteConfig),
+  );
 }
 
-@Injectable()
-export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly clock: Clock,
-  ) {}
-
-  intercept(context: ExecutionContext, next: CallHandler): Observable<SuccessEnvelope<unknown>> {
-    const code =
-      this.reflector.get<SuccessCode | null | undefined>(SUCCESS_CODE, context.getHandler()) ?? null;
-    return next.handle().pipe(
-      map((data: unknown) => ({
-        success: true as const,
-        message: code,
-        data: data === undefined ? null : data,
-        timestamp: this.clock.now().toISOString(),
-      })),
-    );
-  }
+/** The envelope for a successful result of a route marked with `@Success`; anything else as it is. */
+export function wrapInEnvelope(reply: FastifyReply, body: unknown, statusCode: number | undefined): unknown {
+  const config = reply.request?.routeOptions?.config as EnvelopeRouteConfig | undefined;
+  const status = statusCode ?? reply.statusCode;
+  if (!config?.envelope || status >= 300) return body;
+  const envelope: SuccessEnvelope<unknown> = {
+    success: true,
+    message: config.envelope.message,
+    data: body === undefined ? null : body,
+    // D1: the time of the response
+    timestamp: new Date().toISOString(),
+  };
+  return envelope;
 }

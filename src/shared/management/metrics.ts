@@ -20,7 +20,7 @@ export class Metrics {
 
   /** Times every request of the public port by its route pattern (never the raw URL: no id cardinality). */
   instrument(fastify: FastifyInstance): void {
-    fastify.addHook('onResponse', async (request, reply) => {
+    fastify.addHook('onResponse', (request, reply, done) => {
       this.requestDuration.observe(
         {
           method: request.method,
@@ -29,6 +29,7 @@ export class Metrics {
         },
         reply.elapsedTime / 1000,
       );
+      done();
     });
   }
 }

@@ -93,7 +93,7 @@ export class AuthenticateApiKeyUseCase {
     const now = this.clock.now();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // lastUsedAt is kept to the minute: one small write a minute per key, not one per request.
-      await this.uow.read(() =>
+      await this.uow.run(() =>
         this.apiKeys.touch(key.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)),
       );
     }

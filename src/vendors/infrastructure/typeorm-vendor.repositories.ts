@@ -1,45 +1,59 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionHost } from '@nestjs-cls/transactional';
-import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { In, IsNull, LessThan } from 'typeorm';
+import {
+  SqlDatabase,
+  dateFromRow,
+  nullableDateFromRow,
+} from '../../shared/infrastructure/database/sql-database';
 import { ApiKeyRepository, LeadOptionRepository, VendorRepository } from '../application/ports';
 import { ApiKey } from '../domain/api-key';
 import { LeadOption, LeadOptionKind } from '../domain/lead-option';
 import { Vendor } from '../domain/vendor';
-import { ApiKeyOrmEntity, LeadOptionOrmEntity, VendorOrmEntity } from './vendor.orm-entities';
 
+/** Vendors, API keys and lead options: hand-written SQL through SqlDatabase (one statement each). */
 @Injectable()
 export class TypeOrmVendorRepository extends VendorRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(private readonly db: SqlDatabase) {
     super();
   }
 
   async insert(vendor: Vendor): Promise<Vendor> {
-    const saved = await this.txHost.tx
-      .getRepository(VendorOrmEntity)
-      .save({ name: vendor.name, createdAt: vendor.createdAt });
-    return Vendor.restore(saved);
+    const { insertId } = await this.db.run('INSERT INTO vendors (name, created_at) VALUES (?, ?)', [
+      vendor.name,
+      vendor.createdAt,
+    ]);
+    return Vendor.restore({ id: insertId, name: vendor.name, createdAt: vendor.createdAt });
   }
 
   async exists(vendorId: number): Promise<boolean> {
-    return this.txHost.tx.getRepository(VendorOrmEntity).exists({ where: { id: vendorId } });
+    return (await this.db.one('SELECT 1 AS found FROM vendors WHERE id = ?', [vendorId])) !== undefined;
   }
 }
 
-function toApiKey(row: ApiKeyOrmEntity): ApiKey {
+interface ApiKeyRow {
+  id: number;
+  vendor_id: number;
+  key_prefix: string;
+  created_at: unknown;
+  revoked_at: unknown;
+  last_used_at: unknown;
+}
+
+const API_KEY_COLUMNS = 'id, vendor_id, key_prefix, created_at, revoked_at, last_used_at';
+
+function toApiKey(row: ApiKeyRow): ApiKey {
   return {
-    id: row.id,
-    vendorId: row.vendorId,
-    keyPrefix: row.keyPrefix,
-    createdAt: row.createdAt,
-    revokedAt: row.revokedAt,
-    lastUsedAt: row.lastUsedAt,
+    id: Number(row.id),
+    vendorId: Number(row.vendor_id),
+    keyPrefix: row.key_prefix,
+    createdAt: dateFromRow(row.created_at),
+    revokedAt: nullableDateFromRow(row.revoked_at),
+    lastUsedAt: nullableDateFromRow(row.last_used_at),
   };
 }
 
 @Injectable()
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(private readonly db: SqlDatabase) {
     super();
   }
 
@@ -49,71 +63,89 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     keyPrefix: string;
     createdAt: Date;
   }): Promise<ApiKey> {
-    const saved = await this.txHost.tx
-      .getRepository(ApiKeyOrmEntity)
-      .save({ ...key, revokedAt: null, lastUsedAt: null });
-    return toApiKey(saved);
+    const { insertId } = await this.db.run(
+      'INSERT INTO api_keys (vendor_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?)',
+      [key.vendorId, key.keyHash, key.keyPrefix, key.createdAt],
+    );
+    return {
+      id: insertId,
+      vendorId: key.vendorId,
+      keyPrefix: key.keyPrefix,
+      createdAt: key.createdAt,
+      revokedAt: null,
+      lastUsedAt: null,
+    };
   }
 
   async findActiveByHash(keyHash: string): Promise<ApiKey | null> {
-    const row = await this.txHost.tx
-      .getRepository(ApiKeyOrmEntity)
-      .findOne({ where: { keyHash, revokedAt: IsNull() } });
+    const row = await this.db.one<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
+      [keyHash],
+    );
     return row ? toApiKey(row) : null;
   }
 
   async revokeByHash(keyHash: string, at: Date): Promise<boolean> {
-    const result = await this.txHost.tx
-      .getRepository(ApiKeyOrmEntity)
-      .update({ keyHash, revokedAt: IsNull() }, { revokedAt: at });
-    return (result.affected ?? 0) > 0;
+    const { affected } = await this.db.run(
+      'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL',
+      [at, keyHash],
+    );
+    return affected > 0;
   }
 
   async touch(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
-    // one statement: never used, or last used before `unlessAfter`
-    await this.txHost.tx.getRepository(ApiKeyOrmEntity).update(
-      [
-        { id: keyId, lastUsedAt: IsNull() },
-        { id: keyId, lastUsedAt: LessThan(unlessAfter) },
-      ],
-      { lastUsedAt: at },
+    await this.db.run(
+      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+      [at, keyId, unlessAfter],
     );
   }
 }
 
+interface LeadOptionRow {
+  id: number;
+  vendor_id: number;
+  kind: string;
+  label: string;
+}
+
+function toLeadOption(row: LeadOptionRow): LeadOption {
+  return {
+    id: Number(row.id),
+    vendorId: Number(row.vendor_id),
+    kind: row.kind as LeadOptionKind,
+    label: row.label,
+  };
+}
+
 @Injectable()
 export class TypeOrmLeadOptionRepository extends LeadOptionRepository {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(private readonly db: SqlDatabase) {
     super();
   }
 
   async insert(option: Omit<LeadOption, 'id'>, createdAt: Date): Promise<LeadOption> {
-    const saved = await this.txHost.tx.getRepository(LeadOptionOrmEntity).save({ ...option, createdAt });
-    return { id: saved.id, vendorId: saved.vendorId, kind: saved.kind as LeadOptionKind, label: saved.label };
+    const { insertId } = await this.db.run(
+      'INSERT INTO lead_options (vendor_id, kind, label, created_at) VALUES (?, ?, ?, ?)',
+      [option.vendorId, option.kind, option.label, createdAt],
+    );
+    return { id: insertId, ...option };
   }
 
   async listForVendor(vendorId: number): Promise<LeadOption[]> {
-    const rows = await this.txHost.tx
-      .getRepository(LeadOptionOrmEntity)
-      .find({ where: { vendorId }, order: { id: 'ASC' } });
-    return rows.map((r) => ({
-      id: r.id,
-      vendorId: r.vendorId,
-      kind: r.kind as LeadOptionKind,
-      label: r.label,
-    }));
+    const rows = await this.db.all<LeadOptionRow>(
+      'SELECT id, vendor_id, kind, label FROM lead_options WHERE vendor_id = ? ORDER BY id',
+      [vendorId],
+    );
+    return rows.map(toLeadOption);
   }
 
   async findForVendor(vendorId: number, kind: LeadOptionKind, ids: number[]): Promise<LeadOption[]> {
     if (ids.length === 0) return [];
-    const rows = await this.txHost.tx
-      .getRepository(LeadOptionOrmEntity)
-      .find({ where: { vendorId, kind, id: In(ids) } });
-    return rows.map((r) => ({
-      id: r.id,
-      vendorId: r.vendorId,
-      kind: r.kind as LeadOptionKind,
-      label: r.label,
-    }));
+    const rows = await this.db.all<LeadOptionRow>(
+      `SELECT id, vendor_id, kind, label FROM lead_options
+        WHERE vendor_id = ? AND kind = ? AND id IN (${ids.map(() => '?').join(', ')})`,
+      [vendorId, kind, ...ids],
+    );
+    return rows.map(toLeadOption);
   }
 }

@@ -8,6 +8,7 @@ import { UnitOfWork } from '../../application/unit-of-work';
 import { dataSourceOptions } from './data-source-options';
 import { MigrationRunner } from './migration-runner';
 import { migrations } from './migrations';
+import { SqlDatabase } from './sql-database';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 /**
@@ -29,17 +30,17 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
         logging: false,
       }),
     }),
-    ClsModule.forRoot({
-      global: true,
-      plugins: [
-        new ClsPluginTransactional({
-          adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
-        }),
-      ],
-    }),
+    // Plugins only: ClsModule.forRoot would also mount a global (no-op) guard and interceptor,
+    // which put every request through Nest's rxjs interceptor chain (docs/performance.md). The
+    // context is opened by the UnitOfWork itself.
+    ClsModule.registerPlugins([
+      new ClsPluginTransactional({
+        adapter: new TransactionalAdapterTypeOrm({ dataSourceToken: getDataSourceToken() }),
+      }),
+    ]),
   ],
-  providers: [{ provide: UnitOfWork, useClass: TypeOrmUnitOfWork }, MigrationRunner],
-  exports: [UnitOfWork, MigrationRunner],
+  providers: [SqlDatabase, { provide: UnitOfWork, useClass: TypeOrmUnitOfWork }, MigrationRunner],
+  exports: [SqlDatabase, UnitOfWork, MigrationRunner],
 })
 export class DatabaseModule implements OnModuleInit {
   constructor(

@@ -2,6 +2,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
+import { SqlDatabase } from './sql-database';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 /** A stand-in TransactionHost that records how transactions were opened. */
@@ -32,6 +33,7 @@ function unitOfWork(type: string, host = new FakeTransactionHost()) {
   const uow = new TypeOrmUnitOfWork(
     host as unknown as TransactionHost<TransactionalAdapterTypeOrm>,
     cls,
+    { hasReadConnection: false } as SqlDatabase,
     dataSource(type),
   );
   return { uow, host };

@@ -5,6 +5,7 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../application/unit-of-work';
 import { DatabaseEngine, engineOf, isDeadlock } from './database-engine';
+import { READ_ONLY_CONTEXT, SqlDatabase } from './sql-database';
 
 const DEADLOCK_RETRIES = 4;
 
@@ -15,9 +16,9 @@ const DEADLOCK_RETRIES = 4;
  * - MySQL: READ COMMITTED (a locking read followed by plain reads sees what the lock holder
  *   committed, and there are fewer gap locks); a transaction InnoDB kills as a deadlock victim is
  *   run again from the start, a few times, since it wrote nothing.
- * - SQLite: one connection is shared by the whole process, so top-level transactions are
+ * - SQLite: one connection writes for the whole process, so top-level transactions are
  *   serialized here in a promise queue; otherwise two requests would interleave statements inside
- *   one SQLite transaction.
+ *   one SQLite transaction. Reads of a database file run at once on SqlDatabase's read connection.
  */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
@@ -28,6 +29,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cls: ClsService,
+    private readonly sql: SqlDatabase,
     dataSource: DataSource,
   ) {
     super();
@@ -48,6 +50,14 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   read<T>(work: () => Promise<T>): Promise<T> {
     return this.inContext(() => {
       if (this.engine === 'mysql' || this.txHost.isTransactionActive()) return work();
+      // A SQLite file has a read connection that sees only committed rows: no need to wait.
+      // (a context of its own, so that the flag does not outlive this read).
+      if (this.sql.hasReadConnection) {
+        return this.cls.run(() => {
+          this.cls.set(READ_ONLY_CONTEXT, true);
+          return work();
+        });
+      }
       return this.serialized(work);
     });
   }

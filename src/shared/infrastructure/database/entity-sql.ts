@@ -1,0 +1,59 @@
+import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { SqlValue, nullableDateFromRow } from './sql-database';
+
+/**
+ * The SQL text of one entity's table, built once from its TypeORM metadata, so hand-written
+ * statements and the entity never disagree on a column name: a SELECT list that aliases every
+ * column to its property name (rows come back shaped like the ORM entity), the INSERT and UPDATE
+ * statements, and the conversion of DATETIME values that SQLite returns as text.
+ */
+export class EntitySql<E extends ObjectLiteral> {
+  /** `alias.column AS property, ...` */
+  readonly selectList: string;
+  /** `INSERT INTO table (columns) VALUES (?, ...)` without the generated id */
+  readonly insert: string;
+  /** `UPDATE table SET column = ?, ... WHERE id = ?` (every column but the id) */
+  readonly updateById: string;
+  readonly table: string;
+  private readonly properties: string[];
+  private readonly dateProperties: string[];
+  /** every column's property, in the order of `selectList`, and whether it holds a DATETIME */
+  private readonly selected: { property: string; isDate: boolean }[];
+
+  constructor(dataSource: DataSource, entity: EntityTarget<E>, alias: string) {
+    const metadata = dataSource.getMetadata(entity);
+    this.table = metadata.tableName;
+    const columns = metadata.columns;
+    this.selectList = columns.map((c) => `${alias}.${c.databaseName} AS ${c.propertyName}`).join(', ');
+    const written = columns.filter((c) => !c.isGenerated);
+    this.properties = written.map((c) => c.propertyName);
+    this.insert = `INSERT INTO ${this.table} (${written.map((c) => c.databaseName).join(', ')}) VALUES (${written
+      .map(() => '?')
+      .join(', ')})`;
+    this.updateById = `UPDATE ${this.table} SET ${written.map((c) => `${c.databaseName} = ?`).join(', ')} WHERE id = ?`;
+    const isDate = (type: unknown) => type === 'datetime' || type === Date;
+    this.dateProperties = columns.filter((c) => isDate(c.type)).map((c) => c.propertyName);
+    this.selected = columns.map((c) => ({ property: c.propertyName, isDate: isDate(c.type) }));
+  }
+
+  /** A row of `selectList` read as an array (SqlDatabase.rows), as an entity-shaped object. */
+  fromArray(values: readonly unknown[]): E {
+    const row: ObjectLiteral = {};
+    for (let i = 0; i < this.selected.length; i++) {
+      const { property, isDate } = this.selected[i]!;
+      row[property] = isDate ? nullableDateFromRow(values[i]) : values[i];
+    }
+    return row as E;
+  }
+
+  /** The values of `insert` (and, followed by the id, of `updateById`), in column order. */
+  values(row: E): SqlValue[] {
+    return this.properties.map((property) => (row[property] ?? null) as SqlValue);
+  }
+
+  /** A row of `selectList`, with its DATETIME columns as Dates. */
+  hydrate(row: ObjectLiteral): E {
+    for (const property of this.dateProperties) row[property] = nullableDateFromRow(row[property]);
+    return row as E;
+  }
+}
