@@ -39,20 +39,24 @@ export function likePrefix(keyword: string): string {
  * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
  * so the planner likes it) instead of looking the page's ids up by primary key.
  */
-export const DUPLICATES_SQL = (count: number) => `SELECT l.id AS id FROM leads l
+const duplicatesSql: string[] = [];
+export const DUPLICATES_SQL = (count: number): string =>
+  (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
   WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
     AND (EXISTS (SELECT 1 FROM leads o
                  WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
                    AND o.archived = 0 AND o.id <> l.id)
       OR EXISTS (SELECT 1 FROM contacts c
                  WHERE c.vendor_id = l.vendor_id AND c.email_normalized = l.email_normalized
-                   AND c.lead_id <> l.id))`;
+                   AND c.lead_id <> l.id))`);
 
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
   private readonly engine: DatabaseEngine;
   private readonly sql: EntitySql<LeadOrmEntity>;
   private readonly counts: LeadCounts;
+  private readonly selectById: string;
+  private readonly lockById: string;
   /** The bucket each loaded or inserted lead is stored in, so an update knows what it moves. */
   private readonly storedBuckets = new WeakMap<Lead, LeadBucket>();
 
@@ -64,6 +68,10 @@ export class TypeOrmLeadRepository extends LeadRepository {
     this.engine = engineOf(dataSource);
     this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
     this.counts = new LeadCounts(db);
+    const byId = `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
+    this.selectById = byId;
+    // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
+    this.lockById = this.engine === 'mysql' ? `${byId} FOR UPDATE` : byId;
   }
 
   async insert(lead: Lead): Promise<void> {
@@ -91,21 +99,12 @@ export class TypeOrmLeadRepository extends LeadRepository {
   }
 
   async findForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    const [row] = await this.db.rows(
-      `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`,
-      [leadId, vendorId],
-    );
+    const [row] = await this.db.rows(this.selectById, [leadId, vendorId]);
     return row ? this.restore(row) : null;
   }
 
   async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
-    const [row] = await this.db.rows(
-      `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?${
-        this.engine === 'mysql' ? ' FOR UPDATE' : ''
-      }`,
-      [leadId, vendorId],
-    );
+    const [row] = await this.db.rows(this.lockById, [leadId, vendorId]);
     return row ? this.restore(row) : null;
   }
 

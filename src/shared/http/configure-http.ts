@@ -59,7 +59,7 @@ export function configureHttp(app: NestFastifyApplication): void {
     reply.header('x-request-id', request.id);
     done();
   });
-  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator)));
+  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
 }

@@ -90,17 +90,20 @@ function fromFrameworkStatus(status: number, now: Date): ErrorResponse {
   return standard(500, 'INTERNAL_SERVER_ERROR', [], now);
 }
 
+/** D7: 401 with the authentication error shape. */
+export function authenticationRefusal(code: AuthErrorCode, now: Date): ErrorResponse {
+  return {
+    status: 401,
+    body: { success: false, message: code, data: null, timestamp: now.toISOString() },
+    unexpected: false,
+  };
+}
+
 /**
  * The one place that turns any thrown value into a status and a body (used by the exception filter).
  */
 export function toErrorResponse(error: unknown, now: Date): ErrorResponse {
-  if (error instanceof AuthenticationError) {
-    return {
-      status: 401,
-      body: { success: false, message: error.code, data: null, timestamp: now.toISOString() },
-      unexpected: false,
-    };
-  }
+  if (error instanceof AuthenticationError) return authenticationRefusal(error.code, now);
   if (error instanceof DomainError) return fromDomainError(error, now);
   if (error instanceof EdgeError) return standard(error.status, error.code, error.fieldErrors, now);
   const status = frameworkStatus(error);

@@ -77,9 +77,19 @@ export class RevokeApiKeyUseCase {
 }
 
 const LAST_USED_RESOLUTION_MS = 60_000;
+const REFUSED_KEYS_REMEMBERED = 10_000;
 
 @Injectable()
 export class AuthenticateApiKeyUseCase {
+  /**
+   * Hashes of presented keys that were unknown or revoked. Such a key can never become valid: keys
+   * are 256 random bits made by the service (D9), and a revocation is final. So a client repeating
+   * a wrong key is refused from memory, without a query; a valid key is looked up on every request,
+   * which is what makes a revocation effective from the next request on, on every instance.
+   * Bounded, oldest forgotten first.
+   */
+  private readonly refused = new Set<string>();
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
@@ -88,8 +98,13 @@ export class AuthenticateApiKeyUseCase {
 
   /** The vendor the key belongs to, or null for an unknown or revoked key. */
   async execute(presented: string): Promise<{ vendorId: number } | null> {
-    const key = await this.uow.read(() => this.apiKeys.findActiveByHash(ApiKeySecret.hash(presented)));
-    if (!key) return null;
+    const hash = ApiKeySecret.hash(presented);
+    if (this.refused.has(hash)) return null;
+    const key = await this.uow.read(() => this.apiKeys.findActiveByHash(hash));
+    if (!key) {
+      this.remember(hash);
+      return null;
+    }
     const now = this.clock.now();
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
       // lastUsedAt is kept to the minute: one small write a minute per key, not one per request.
@@ -98,6 +113,13 @@ export class AuthenticateApiKeyUseCase {
       );
     }
     return { vendorId: key.vendorId };
+  }
+
+  private remember(hash: string): void {
+    if (this.refused.size >= REFUSED_KEYS_REMEMBERED) {
+      this.refused.delete(this.refused.values().next().value!);
+    }
+    this.refused.add(hash);
   }
 }
 

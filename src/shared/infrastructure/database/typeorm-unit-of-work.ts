@@ -48,18 +48,17 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   read<T>(work: () => Promise<T>): Promise<T> {
-    return this.inContext(() => {
-      if (this.engine === 'mysql' || this.txHost.isTransactionActive()) return work();
-      // A SQLite file has a read connection that sees only committed rows: no need to wait.
-      // (a context of its own, so that the flag does not outlive this read).
-      if (this.sql.hasReadConnection) {
-        return this.cls.run(() => {
-          this.cls.set(READ_ONLY_CONTEXT, true);
-          return work();
-        });
-      }
-      return this.serialized(work);
-    });
+    if (this.engine === 'mysql') return this.inContext(work);
+    if (this.cls.isActive() && this.txHost.isTransactionActive()) return work();
+    // A SQLite file has a read connection that sees only committed rows: no need to wait. The
+    // flag lives in a context of its own, so that it does not outlive this read.
+    if (this.sql.hasReadConnection) {
+      return this.cls.run(() => {
+        this.cls.set(READ_ONLY_CONTEXT, true);
+        return work();
+      });
+    }
+    return this.inContext(() => this.serialized(work));
   }
 
   private inContext<T>(fn: () => Promise<T>): Promise<T> {
