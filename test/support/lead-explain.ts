@@ -18,6 +18,7 @@ import { LeadOrmEntity } from '../../src/leads/infrastructure/lead.orm-entity';
 import { TypeOrmLeadRepository } from '../../src/leads/infrastructure/typeorm-lead.repository';
 import { dataSourceOptions } from '../../src/shared/infrastructure/database/data-source-options';
 import { migrations } from '../../src/shared/infrastructure/database/migrations';
+import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 
 const LEADS = 20000;
 const PARTNERS = 200;
@@ -95,7 +96,26 @@ async function main(): Promise<void> {
     await ds.initialize();
     await ds.runMigrations();
     await seed(ds);
-    const repo = new TypeOrmLeadRepository({ tx: ds.manager } as never, ds);
+    // The repository's SQL goes through SqlDatabase; this stand-in sends it through TypeORM's
+    // query(), so the recorder sees each statement with its parameters.
+    const sqlThrough = (target: { query(sql: string, p?: unknown[]): Promise<unknown> }): SqlDatabase => {
+      const runner = {
+        query: (sql: string, p: unknown[]) =>
+          target.query(
+            sql,
+            p.map((v) => (typeof v === 'boolean' ? Number(v) : v)),
+          ),
+      };
+      return {
+        engine: 'mysql',
+        all: (sql: string, p: unknown[] = []) => runner.query(sql, p),
+        one: async (sql: string, p: unknown[] = []) => ((await runner.query(sql, p)) as unknown[])[0],
+        rows: async (sql: string, p: unknown[] = []) =>
+          ((await runner.query(sql, p)) as Record<string, unknown>[]).map((r) => Object.values(r)),
+        run: (sql: string, p: unknown[] = []) => runner.query(sql, p),
+      } as unknown as SqlDatabase;
+    };
+    const repo = new TypeOrmLeadRepository(sqlThrough(ds), ds);
     const q = (o: Partial<LeadListQuery>): LeadListQuery => ({
       vendorId: 1,
       partnerId: 1,
@@ -143,7 +163,7 @@ async function main(): Promise<void> {
       ['Duplicate check on create/replace/update', () => repo.emailTaken(1, 1, 'lead42@example.test', 5)],
       [
         'Lock a lead for approve/reject/archive/replace/update',
-        () => ds.transaction((tx) => new TypeOrmLeadRepository({ tx } as never, ds).lockForVendor(42, 1)),
+        () => ds.transaction((tx) => new TypeOrmLeadRepository(sqlThrough(tx), ds).lockForVendor(42, 1)),
       ],
       ['Get a lead', () => repo.findForVendor(42, 1)],
     ];
@@ -231,7 +251,11 @@ async function seed(ds: DataSource): Promise<void> {
     `INSERT INTO contacts (vendor_id, partner_id, lead_id, first_name, email_address, email_normalized, company_name, created_at)
      SELECT vendor_id, partner_id, id, first_name, email_address, email_normalized, company_name, created_at FROM leads WHERE approval_status = 'APPROVED'`,
   );
-  await ds.query('ANALYZE TABLE leads, contacts');
+  // the leads were inserted after the migrations: count them as migration 420 does
+  await ds.query(`INSERT INTO lead_counts (vendor_id, partner_id, archived, approval_status, slot, total)
+    SELECT vendor_id, partner_id, archived, approval_status, id % 16, COUNT(*)
+      FROM leads GROUP BY vendor_id, partner_id, archived, approval_status, id % 16`);
+  await ds.query('ANALYZE TABLE leads, contacts, lead_counts');
 }
 
 main().catch((error: unknown) => {
