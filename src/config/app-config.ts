@@ -30,6 +30,8 @@ export class AppConfig {
     readonly mailFrom: string,
     readonly portalUrl: string,
     readonly logLevel: LogLevel,
+    /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
+    readonly databaseTimeoutMs: number = 5000,
   ) {}
 }
 
@@ -55,6 +57,15 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(name, 'must be a port number from 0 to 65535', raw);
+  }
+  return Number(raw);
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
   }
   return Number(raw);
 }
@@ -132,5 +143,6 @@ export function parseConfig(env: Env): AppConfig {
     mailFrom,
     url(env, 'PORTAL_URL', 'http://localhost:3000/portal', ['http:', 'https:'])!.replace(/\/+$/, ''),
     logLevel,
+    integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 60_000),
   );
 }

@@ -197,7 +197,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
     async function untilSecondWaits(): Promise<void> {
       if (!isMysql()) return new Promise((resolve) => setImmediate(resolve));
       const sql =
-        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND command = 'Query' AND info LIKE '%FROM `leads`%FOR UPDATE'";
+        "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE db = DATABASE() AND command IN ('Query', 'Execute') AND info LIKE '%FROM%leads%FOR UPDATE'";
       // bounded: without a lock the second never waits, and the assertion on the events then says so
       for (let attempt = 0; attempt < 300; attempt++) {
         const [row] = (await t.app.get(DataSource).query(sql)) as { n: number | string }[];

@@ -4,6 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { DataSource, In } from 'typeorm';
 import { Clock } from '../../shared/domain/clock';
 import { DatabaseEngine, dbDateTime, engineOf } from '../../shared/infrastructure/database/database-engine';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { MailMessage } from '../application/mail-message';
 import { Outbox } from '../application/outbox';
 import { ClaimedMail, OutboxStore } from '../application/outbox-store';
@@ -16,13 +17,14 @@ const MAX_ERROR_LENGTH = 1000;
 export class TypeOrmOutbox extends Outbox {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
     private readonly clock: Clock,
   ) {
     super();
   }
 
   async enqueue(message: MailMessage): Promise<void> {
-    if (!this.txHost.isTransactionActive()) {
+    if (!this.db.inTransaction) {
       // Outside a transaction the email could go out for a change that is later rolled back.
       throw new Error('Outbox.enqueue must be called inside UnitOfWork.run');
     }

@@ -13,3 +13,18 @@ export abstract class UnitOfWork {
    */
   abstract read<T>(work: () => Promise<T>): Promise<T>;
 }
+
+/**
+ * The database did not answer within the bound, or is busy (a lock held elsewhere, no free
+ * connection, SQLite locked by another process): nothing of the work was committed, and the same
+ * request may be sent again later. The HTTP edge answers 503 with Retry-After (docs/operations.md).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    readonly reason: 'timeout' | 'lock_wait' | 'busy',
+    readonly retryAfterSeconds = 1,
+  ) {
+    super(`the database is unavailable (${reason}); nothing was committed`);
+    this.name = 'StoreUnavailableError';
+  }
+}

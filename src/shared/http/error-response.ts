@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../application/unit-of-work';
 import { DomainError, FieldError } from '../domain/domain-error';
 
 /** Wire codes of the standard error shape (api.md "Errors"). */
@@ -7,7 +8,8 @@ export type ErrorCode =
   | 'DUPLICATE_ENTRY'
   | 'RESOURCE_NOT_FOUND'
   | 'INVALID_STATE_TRANSITION'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  | 'SERVICE_UNAVAILABLE';
 
 export type AuthErrorCode = 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE';
 
@@ -55,6 +57,8 @@ export interface ErrorResponse {
   body: StandardErrorBody | AuthErrorBody;
   /** true when the error is a fault of ours: it is logged with its stack. */
   unexpected: boolean;
+  /** seconds for a Retry-After header (503) */
+  retryAfterSeconds?: number;
 }
 
 function standard(status: number, code: ErrorCode, errors: FieldError[], now: Date): ErrorResponse {
@@ -105,6 +109,10 @@ export function authenticationRefusal(code: AuthErrorCode, now: Date): ErrorResp
 export function toErrorResponse(error: unknown, now: Date): ErrorResponse {
   if (error instanceof AuthenticationError) return authenticationRefusal(error.code, now);
   if (error instanceof DomainError) return fromDomainError(error, now);
+  if (error instanceof StoreUnavailableError) {
+    // docs/operations.md: the database is busy or did not answer in time; nothing was committed.
+    return { ...standard(503, 'SERVICE_UNAVAILABLE', [], now), retryAfterSeconds: error.retryAfterSeconds };
+  }
   if (error instanceof EdgeError) return standard(error.status, error.code, error.fieldErrors, now);
   const status = frameworkStatus(error);
   if (status !== undefined) return fromFrameworkStatus(status, now);

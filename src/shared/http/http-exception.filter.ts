@@ -32,5 +32,7 @@ export function sendError(
       exception instanceof Error ? exception.stack : String(exception),
     );
   }
+  if (response.retryAfterSeconds !== undefined)
+    void reply.header('retry-after', String(response.retryAfterSeconds));
   void reply.status(response.status).type('application/json; charset=utf-8').send(response.body);
 }

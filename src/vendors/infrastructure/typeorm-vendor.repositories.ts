@@ -81,6 +81,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     const row = await this.db.one<ApiKeyRow>(
       `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
       [keyHash],
+      { lane: 'auth' }, // never waits behind a pool taken by other work (docs/operations.md)
     );
     return row ? toApiKey(row) : null;
   }

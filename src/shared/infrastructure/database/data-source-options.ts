@@ -3,32 +3,22 @@ import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../../config/app-config';
 
+/** Connections of the main MySQL pool (the auth lane has its own two: SqlDatabase). */
+export const MYSQL_POOL_SIZE = 10;
+
 /**
- * One data source for both engines. SQLite (better-sqlite3): WAL, busy timeout and foreign keys on.
- * MySQL/MariaDB (mysql2): UTC on the wire, DATETIME(3) columns, BIGINT ids returned as JS numbers
- * (every id stays below 2^53, D2).
+ * What every mysql2 connection of the service uses: UTC on the wire, DATETIME(3) columns, BIGINT
+ * ids returned as JS numbers (every id stays below 2^53, D2), TCP keep-alive, and a bounded
+ * connect (docs/operations.md).
  */
-export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
-  if (database.kind === 'sqlite') {
-    const inMemory = database.path === ':memory:';
-    if (!inMemory) mkdirSync(dirname(database.path), { recursive: true });
-    return {
-      type: 'better-sqlite3',
-      database: database.path,
-      enableWAL: !inMemory,
-      timeout: 5000,
-      prepareDatabase: (db: { pragma(source: string): unknown }) => {
-        db.pragma('foreign_keys = ON');
-        db.pragma('busy_timeout = 5000');
-        db.pragma('synchronous = NORMAL');
-      },
-    };
-  }
+export function mysqlConnectionOptions(
+  database: Extract<DatabaseConfig, { kind: 'mysql' }>,
+  timeoutMs: number,
+) {
   return {
-    type: 'mysql',
     host: database.host,
     port: database.port,
-    username: database.user,
+    user: database.user,
     password: database.password,
     database: database.database,
     charset: 'utf8mb4_unicode_ci',
@@ -36,7 +26,45 @@ export function dataSourceOptions(database: DatabaseConfig): DataSourceOptions {
     supportBigNumbers: true,
     bigNumberStrings: false,
     dateStrings: false,
-    poolSize: 10,
-    extra: { connectionLimit: 10, waitForConnections: true, enableKeepAlive: true },
+    connectTimeout: timeoutMs,
+    enableKeepAlive: true,
+  };
+}
+
+/**
+ * One data source for both engines. SQLite (better-sqlite3): WAL, foreign keys on, and a busy
+ * timeout equal to the database bound. MySQL/MariaDB (mysql2): see mysqlConnectionOptions; every
+ * statement TypeORM sends (BEGIN, COMMIT, migrations) is bounded by the same timeout.
+ */
+export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): DataSourceOptions {
+  if (database.kind === 'sqlite') {
+    const inMemory = database.path === ':memory:';
+    if (!inMemory) mkdirSync(dirname(database.path), { recursive: true });
+    return {
+      type: 'better-sqlite3',
+      database: database.path,
+      enableWAL: !inMemory,
+      timeout: timeoutMs,
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+        db.pragma('foreign_keys = ON');
+        db.pragma(`busy_timeout = ${timeoutMs}`);
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  const { user, ...connection } = mysqlConnectionOptions(database, timeoutMs);
+  return {
+    type: 'mysql',
+    ...connection,
+    username: user,
+    poolSize: MYSQL_POOL_SIZE,
+    maxQueryExecutionTime: timeoutMs,
+    enableQueryTimeout: true,
+    extra: {
+      connectionLimit: MYSQL_POOL_SIZE,
+      waitForConnections: true,
+      enableKeepAlive: true,
+      connectTimeout: timeoutMs,
+    },
   };
 }

@@ -15,11 +15,29 @@ export function isUniqueViolation(error: unknown): boolean {
   );
 }
 
+function codeOf(error: unknown): string | undefined {
+  const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
+  return (e as { code?: string } | undefined)?.code;
+}
+
 /** MySQL/MariaDB ER_LOCK_DEADLOCK: InnoDB rolled the transaction back; running it again is safe. */
 export function isDeadlock(error: unknown): boolean {
-  const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
-  const code = (e as { code?: string } | undefined)?.code;
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+  return codeOf(error) === 'ER_LOCK_DEADLOCK';
+}
+
+/**
+ * A lock held by another session for longer than the session's lock wait timeout (a row lock, or a
+ * table lock such as LOCK TABLES), or SQLite's database lock held by another process. Waiting
+ * again would only double the wait: the request is answered "busy" instead.
+ */
+export function isLockWaitTimeout(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+/** A statement that did not answer within its timeout (mysql2 destroys that connection). */
+export function isQueryTimeout(error: unknown): boolean {
+  return codeOf(error) === 'PROTOCOL_SEQUENCE_TIMEOUT';
 }
 
 /**

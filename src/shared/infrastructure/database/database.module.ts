@@ -22,7 +22,7 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
-        ...dataSourceOptions(config.database),
+        ...dataSourceOptions(config.database, config.databaseTimeoutMs),
         autoLoadEntities: true,
         synchronize: false,
         migrationsRun: false,

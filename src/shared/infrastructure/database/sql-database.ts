@@ -1,10 +1,12 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import BetterSqlite3 from 'better-sqlite3';
 import { ClsService } from 'nestjs-cls';
 import { DataSource, EntityManager } from 'typeorm';
-import { DatabaseEngine, engineOf } from './database-engine';
+import { AppConfig } from '../../../config/app-config';
+import { DatabaseEngine, engineOf, isQueryTimeout } from './database-engine';
+import { mysqlConnectionOptions } from './data-source-options';
 
 /** A value bound to a `?` placeholder. Dates and booleans are converted for the engine. */
 export type SqlValue = string | number | boolean | Date | null;
@@ -18,6 +20,16 @@ export interface WriteResult {
 
 /** Set by UnitOfWork.read(): statements may run on the SQLite read connection. */
 export const READ_ONLY_CONTEXT = 'prm.readOnly';
+/** Set while SqlDatabase.sqliteTransaction runs the work of a UnitOfWork. */
+const SQLITE_TRANSACTION = 'prm.sqliteTransaction';
+
+/**
+ * `auth`: the API-key lookup of every request. On MySQL it has two connections of its own, so a
+ * wrong key is refused at once even while every connection of the main pool is taken.
+ */
+export interface SqlOptions {
+  lane?: 'auth';
+}
 
 /** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
 export function sqliteDateTime(date: Date): string {
@@ -36,8 +48,20 @@ export function nullableDateFromRow(value: unknown): Date | null {
 }
 
 type MysqlCallback = (error: Error | null, result: unknown) => void;
-interface MysqlExecutor {
-  execute(options: { sql: string; rowsAsArray: boolean }, values: unknown[], callback: MysqlCallback): void;
+interface MysqlConnection {
+  execute(
+    options: { sql: string; rowsAsArray: boolean; timeout: number },
+    values: unknown[],
+    callback: MysqlCallback,
+  ): void;
+  query(sql: string, callback?: MysqlCallback): void;
+  release(): void;
+  destroy(): void;
+}
+interface MysqlPool {
+  getConnection(callback: (error: Error | null, connection: MysqlConnection) => void): void;
+  on(event: 'connection', listener: (connection: MysqlConnection) => void): void;
+  end(callback?: (error?: Error) => void): void;
 }
 
 /**
@@ -57,15 +81,32 @@ interface MysqlExecutor {
 @Injectable()
 export class SqlDatabase implements OnApplicationShutdown {
   readonly engine: DatabaseEngine;
+  private readonly logger = new Logger(SqlDatabase.name);
   private readonly statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
   private reader: BetterSqlite3.Database | null | undefined;
+  private authPool: MysqlPool | undefined;
+  private readonly timeoutMs: number;
+  /** Seconds for the MySQL session lock waits: below the request's bound, so a lock wait fails first. */
+  private readonly lockWaitSeconds: number;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly cls: ClsService,
     private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
   ) {
     this.engine = engineOf(dataSource);
+    this.timeoutMs = config.databaseTimeoutMs;
+    this.lockWaitSeconds = Math.max(1, Math.floor((config.databaseTimeoutMs * 0.6) / 1000));
+    if (this.engine === 'mysql' && dataSource.isInitialized) this.boundSessions(this.mainPool());
+  }
+
+  /** Whether the current context runs inside a UnitOfWork transaction. */
+  get inTransaction(): boolean {
+    if (!this.cls.isActive()) return false;
+    return this.engine === 'sqlite'
+      ? this.cls.get(SQLITE_TRANSACTION) === true
+      : this.txHost.isTransactionActive();
   }
 
   /** Whether reads outside a transaction have a connection of their own (SQLite file databases). */
@@ -77,10 +118,10 @@ export class SqlDatabase implements OnApplicationShutdown {
     return this.txHost.tx;
   }
 
-  async all<T>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+  async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
     if (this.engine === 'sqlite')
       return this.prepared(this.sqliteConnection(), sql).all(...sqliteValues(params)) as T[];
-    return (await this.mysqlExecute(sql, params)) as T[];
+    return (await this.mysqlExecute(sql, params, false, options)) as T[];
   }
 
   /**
@@ -94,10 +135,14 @@ export class SqlDatabase implements OnApplicationShutdown {
     return (await this.mysqlExecute(sql, params, true)) as unknown[][];
   }
 
-  async one<T>(sql: string, params: readonly SqlValue[] = []): Promise<T | undefined> {
+  async one<T>(
+    sql: string,
+    params: readonly SqlValue[] = [],
+    options: SqlOptions = {},
+  ): Promise<T | undefined> {
     if (this.engine === 'sqlite')
       return this.prepared(this.sqliteConnection(), sql).get(...sqliteValues(params)) as T | undefined;
-    const rows = (await this.mysqlExecute(sql, params)) as T[];
+    const rows = (await this.mysqlExecute(sql, params, false, options)) as T[];
     return rows[0];
   }
 
@@ -105,7 +150,7 @@ export class SqlDatabase implements OnApplicationShutdown {
     if (this.engine === 'sqlite') {
       // The one SQLite connection that writes is shared: a write outside the serialized
       // transactions would land in whichever transaction happens to be open.
-      if (!this.txHost.isTransactionActive()) throw new Error('a write must run inside UnitOfWork.run');
+      if (!this.inTransaction) throw new Error('a write must run inside UnitOfWork.run');
       const result = this.prepared(this.writer(), sql).run(...sqliteValues(params));
       return { affected: result.changes, insertId: Number(result.lastInsertRowid) };
     }
@@ -113,9 +158,55 @@ export class SqlDatabase implements OnApplicationShutdown {
     return { affected: result.affectedRows, insertId: Number(result.insertId) };
   }
 
-  onApplicationShutdown(): void {
+  /**
+   * SQLite: runs `work` between BEGIN IMMEDIATE and COMMIT on the writing connection. The caller
+   * (the UnitOfWork) runs one at a time. Whatever fails, BEGIN, the work, or COMMIT itself (a full
+   * disk, an I/O error), the connection is outside any transaction afterwards, or it is replaced:
+   * no later work can run inside a transaction that will never be committed (docs/operations.md).
+   */
+  async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
+    const db = this.writer();
+    db.exec('BEGIN IMMEDIATE');
+    this.cls.set(SQLITE_TRANSACTION, true);
+    try {
+      const result = await work();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      await this.leaveFailedTransaction();
+      throw error;
+    } finally {
+      this.cls.set(SQLITE_TRANSACTION, false);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
     this.reader?.close();
     this.reader = null;
+    const pool = this.authPool;
+    this.authPool = undefined;
+    if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));
+  }
+
+  private async leaveFailedTransaction(): Promise<void> {
+    const db = this.writer();
+    if (db.inTransaction) {
+      try {
+        db.exec('ROLLBACK');
+      } catch (error) {
+        this.logger.error(`ROLLBACK failed: ${(error as Error).message}`);
+      }
+    }
+    if (!db.inTransaction) return;
+    // The connection cannot leave its transaction: close it (SQLite rolls back on close) and open
+    // a new one, so that the next work starts clean.
+    this.logger.error('the SQLite connection is stuck in a transaction; reopening it');
+    const driver = this.dataSource.driver as unknown as {
+      databaseConnection: BetterSqlite3.Database;
+      createDatabaseConnection(): Promise<BetterSqlite3.Database>;
+    };
+    db.close();
+    driver.databaseConnection = await driver.createDatabaseConnection();
   }
 
   private prepared(connection: BetterSqlite3.Database, sql: string, raw = false): BetterSqlite3.Statement {
@@ -155,7 +246,7 @@ export class SqlDatabase implements OnApplicationShutdown {
     if (this.engine !== 'sqlite' || !this.dataSource.isInitialized) return null;
     const file = this.writer().name;
     this.reader = file === ':memory:' || file === '' ? null : new BetterSqlite3(file, { readonly: true });
-    this.reader?.pragma('busy_timeout = 5000');
+    this.reader?.pragma(`busy_timeout = ${this.timeoutMs}`);
     return this.reader;
   }
 
@@ -163,19 +254,72 @@ export class SqlDatabase implements OnApplicationShutdown {
     sql: string,
     params: readonly SqlValue[],
     rowsAsArray = false,
+    options: SqlOptions = {},
   ): Promise<unknown> {
-    const queryRunner = this.txHost.isTransactionActive() ? this.txHost.tx.queryRunner : undefined;
-    const executor = (
-      queryRunner
-        ? await queryRunner.connect()
-        : (this.dataSource.driver as unknown as { pool: MysqlExecutor }).pool
-    ) as MysqlExecutor;
     const values = params.map((value) => (typeof value === 'boolean' ? (value ? 1 : 0) : value));
+    if (this.inTransaction) {
+      const connection = (await this.txHost.tx.queryRunner!.connect()) as MysqlConnection;
+      return this.mysqlStatement(connection, sql, values, rowsAsArray);
+    }
+    const pool = options.lane === 'auth' ? this.authLane() : this.mainPool();
+    const connection = await new Promise<MysqlConnection>((resolve, reject) =>
+      pool.getConnection((error, c) => (error ? reject(error) : resolve(c))),
+    );
+    try {
+      const result = await this.mysqlStatement(connection, sql, values, rowsAsArray);
+      connection.release();
+      return result;
+    } catch (error) {
+      // A statement that timed out is still pending on that connection: it must not be reused.
+      if (isQueryTimeout(error)) connection.destroy();
+      else connection.release();
+      throw error;
+    }
+  }
+
+  private mysqlStatement(
+    connection: MysqlConnection,
+    sql: string,
+    values: unknown[],
+    rowsAsArray: boolean,
+  ): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      executor.execute({ sql, rowsAsArray }, values, (error, result) =>
+      connection.execute({ sql, rowsAsArray, timeout: this.timeoutMs }, values, (error, result) =>
         error ? reject(error) : resolve(result),
       );
     });
+  }
+
+  private mainPool(): MysqlPool {
+    return (this.dataSource.driver as unknown as { pool: MysqlPool }).pool;
+  }
+
+  private authLane(): MysqlPool {
+    if (!this.authPool) {
+      if (this.config.database.kind !== 'mysql') throw new Error('the auth lane is a MySQL pool');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mysql = require('mysql2') as { createPool(options: object): MysqlPool };
+      this.authPool = mysql.createPool({
+        ...mysqlConnectionOptions(this.config.database, this.timeoutMs),
+        connectionLimit: 2,
+        waitForConnections: true,
+      });
+      this.boundSessions(this.authPool);
+    }
+    return this.authPool;
+  }
+
+  /**
+   * Every connection waits at most `lockWaitSeconds` for a row lock (innodb_lock_wait_timeout, 50 s
+   * by default) or a table lock (lock_wait_timeout, a year by default). Connections opened before
+   * this ran (TypeORM's first one, the migrations') get it too.
+   */
+  private boundSessions(pool: MysqlPool): void {
+    const statement = `SET SESSION innodb_lock_wait_timeout = ${this.lockWaitSeconds}, lock_wait_timeout = ${this.lockWaitSeconds}`;
+    pool.on('connection', (connection) => connection.query(statement));
+    const open = (pool as unknown as { _freeConnections?: { toArray(): MysqlConnection[] } })
+      ._freeConnections;
+    for (const connection of open?.toArray() ?? []) connection.query(statement);
   }
 }
 

@@ -2,6 +2,8 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { StoreUnavailableError } from '../../application/unit-of-work';
 import { SqlDatabase } from './sql-database';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
@@ -29,12 +31,31 @@ const dataSource = (type: string) => ({ options: { type } }) as unknown as DataS
 const deadlock = () =>
   Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK' } });
 
-function unitOfWork(type: string, host = new FakeTransactionHost()) {
+/** SqlDatabase as the UnitOfWork sees it: whether a transaction is open, and SQLite's transactions. */
+class FakeSqlDatabase {
+  sqliteActive = false;
+  readonly hasReadConnection = false;
+  constructor(private readonly host: FakeTransactionHost) {}
+  get inTransaction() {
+    return this.host.active || this.sqliteActive;
+  }
+  async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
+    this.sqliteActive = true;
+    try {
+      return await work();
+    } finally {
+      this.sqliteActive = false;
+    }
+  }
+}
+
+function unitOfWork(type: string, host = new FakeTransactionHost(), databaseTimeoutMs = 5000) {
   const uow = new TypeOrmUnitOfWork(
     host as unknown as TransactionHost<TransactionalAdapterTypeOrm>,
     cls,
-    { hasReadConnection: false } as SqlDatabase,
+    new FakeSqlDatabase(host) as unknown as SqlDatabase,
     dataSource(type),
+    { databaseTimeoutMs } as AppConfig,
   );
   return { uow, host };
 }
@@ -99,6 +120,38 @@ describe('TypeOrmUnitOfWork', () => {
   it('keeps the SQLite queue going after a failed transaction', async () => {
     const { uow } = unitOfWork('better-sqlite3');
     await expect(uow.run(async () => Promise.reject(new Error('x')))).rejects.toThrow('x');
+    await expect(uow.run(async () => 'next')).resolves.toBe('next');
+  });
+
+  it('answers a lock wait timeout at once as unavailable, without retrying it like a deadlock', async () => {
+    const { uow } = unitOfWork('mysql');
+    let attempts = 0;
+    const lockWait = Object.assign(new Error('Lock wait timeout exceeded'), { code: 'ER_LOCK_WAIT_TIMEOUT' });
+    await expect(
+      uow.run(async () => {
+        attempts += 1;
+        throw lockWait;
+      }),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
+    expect(attempts).toBe(1);
+  });
+
+  it('answers within the bound and never lets work that outlived it commit', async () => {
+    const { uow } = unitOfWork('better-sqlite3', new FakeTransactionHost(), 50);
+    let finishedWork = false;
+    let committed = false;
+    const slow = uow.run(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      finishedWork = true;
+    });
+    const queued = uow.run(async () => {
+      committed = true;
+    });
+    await expect(slow).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(queued).rejects.toBeInstanceOf(StoreUnavailableError);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(finishedWork).toBe(true);
+    expect(committed).toBe(false);
     await expect(uow.run(async () => 'next')).resolves.toBe('next');
   });
 });

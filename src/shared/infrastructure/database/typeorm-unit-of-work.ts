@@ -3,27 +3,46 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
-import { UnitOfWork } from '../../application/unit-of-work';
-import { DatabaseEngine, engineOf, isDeadlock } from './database-engine';
+import { AppConfig } from '../../../config/app-config';
+import { StoreUnavailableError, UnitOfWork } from '../../application/unit-of-work';
+import { DatabaseEngine, engineOf, isDeadlock, isLockWaitTimeout, isQueryTimeout } from './database-engine';
 import { READ_ONLY_CONTEXT, SqlDatabase } from './sql-database';
 
 const DEADLOCK_RETRIES = 4;
 
+/** Errors of a database that cannot be reached at all: answered "unavailable", like a timeout. */
+const UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'PROTOCOL_CONNECTION_LOST',
+  'ER_CON_COUNT_ERROR',
+]);
+
+/** Thrown into work that outlived its bound, so that it rolls back instead of committing late. */
+class DeadlinePassed extends Error {}
+
 /**
- * UnitOfWork on TypeORM through @nestjs-cls/transactional: repositories read the current
- * EntityManager from the TransactionHost, so they join the transaction without passing it around.
+ * UnitOfWork over the one DataSource. Every unit is bounded by DATABASE_TIMEOUT_MS: waiting for
+ * the SQLite writer, for a MySQL connection, for a lock or for a statement. Past the bound the
+ * caller gets StoreUnavailableError (503) and the work, if it started, rolls back rather than
+ * committing after the answer (docs/operations.md).
  *
- * - MySQL: READ COMMITTED (a locking read followed by plain reads sees what the lock holder
- *   committed, and there are fewer gap locks); a transaction InnoDB kills as a deadlock victim is
- *   run again from the start, a few times, since it wrote nothing.
- * - SQLite: one connection writes for the whole process, so top-level transactions are
- *   serialized here in a promise queue; otherwise two requests would interleave statements inside
- *   one SQLite transaction. Reads of a database file run at once on SqlDatabase's read connection.
+ * - MySQL: transactions through @nestjs-cls/transactional, READ COMMITTED (a locking read followed
+ *   by plain reads sees what the lock holder committed, and there are fewer gap locks); a deadlock
+ *   victim is run again from the start, a few times, since it wrote nothing. A lock wait timeout is
+ *   not a deadlock: it is answered at once.
+ * - SQLite: one connection writes for the whole process, so top-level transactions are serialized
+ *   here in a promise queue (otherwise two requests would interleave statements inside one SQLite
+ *   transaction) and run by SqlDatabase.sqliteTransaction, which leaves the connection clean after
+ *   any failure, including a failed COMMIT. Reads of a database file run at once on SqlDatabase's
+ *   read connection.
  */
 @Injectable()
 export class TypeOrmUnitOfWork extends UnitOfWork {
   private readonly logger = new Logger(TypeOrmUnitOfWork.name);
   private readonly engine: DatabaseEngine;
+  private readonly timeoutMs: number;
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
@@ -31,34 +50,41 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     private readonly cls: ClsService,
     private readonly sql: SqlDatabase,
     dataSource: DataSource,
+    config: AppConfig,
   ) {
     super();
     this.engine = engineOf(dataSource);
+    this.timeoutMs = config.databaseTimeoutMs;
   }
 
   run<T>(work: () => Promise<T>): Promise<T> {
     return this.inContext(() => {
-      if (this.txHost.isTransactionActive()) return work();
-      return this.engine === 'sqlite'
-        ? this.serialized(() => this.txHost.withTransaction(work))
-        : this.withDeadlockRetry(() =>
-            this.txHost.withTransaction({ isolationLevel: 'READ COMMITTED' }, work),
-          );
+      if (this.sql.inTransaction) return work();
+      return this.bounded((deadline) =>
+        this.engine === 'sqlite'
+          ? this.serialized(() => {
+              deadline.check();
+              return this.sql.sqliteTransaction(() => deadline.guard(work));
+            })
+          : this.withDeadlockRetry(() =>
+              this.txHost.withTransaction({ isolationLevel: 'READ COMMITTED' }, () => deadline.guard(work)),
+            ),
+      );
     });
   }
 
   read<T>(work: () => Promise<T>): Promise<T> {
-    if (this.engine === 'mysql') return this.inContext(work);
-    if (this.cls.isActive() && this.txHost.isTransactionActive()) return work();
-    // A SQLite file has a read connection that sees only committed rows: no need to wait. The
-    // flag lives in a context of its own, so that it does not outlive this read.
+    if (this.engine === 'mysql') return this.inContext(() => this.bounded(() => work()));
+    if (this.cls.isActive() && this.sql.inTransaction) return work();
+    // A SQLite file has a read connection that sees only committed rows and never waits. The flag
+    // lives in a context of its own, so that it does not outlive this read.
     if (this.sql.hasReadConnection) {
       return this.cls.run(() => {
         this.cls.set(READ_ONLY_CONTEXT, true);
         return work();
       });
     }
-    return this.inContext(() => this.serialized(work));
+    return this.inContext(() => this.bounded(() => this.serialized(work)));
   }
 
   private inContext<T>(fn: () => Promise<T>): Promise<T> {
@@ -69,6 +95,30 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     const result = this.queue.then(fn, fn);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  /**
+   * Runs `fn` and answers within the bound: StoreUnavailableError when it takes longer, and the
+   * database's "busy" errors translated to it. `deadline.guard(work)` refuses to start work, and
+   * to let it commit, once the bound has passed.
+   */
+  private bounded<T>(fn: (deadline: Deadline) => Promise<T>): Promise<T> {
+    const deadline = new Deadline();
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (deadline.expire()) reject(new StoreUnavailableError('timeout'));
+      }, this.timeoutMs);
+      fn(deadline).then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(translate(error));
+        },
+      );
+    });
   }
 
   private async withDeadlockRetry<T>(fn: () => Promise<T>): Promise<T> {
@@ -82,4 +132,41 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
       }
     }
   }
+}
+
+/**
+ * The state of one bounded unit: running, committing (the answer now waits for the COMMIT, whose
+ * own statement timeout bounds it), or expired (answered 503; the work must not commit).
+ */
+class Deadline {
+  private state: 'running' | 'committing' | 'expired' = 'running';
+
+  /** Called by the timer: whether the unit is now expired (false once it is committing). */
+  expire(): boolean {
+    if (this.state === 'committing') return false;
+    this.state = 'expired';
+    return true;
+  }
+
+  check(): void {
+    if (this.state === 'expired') throw new DeadlinePassed();
+  }
+
+  async guard<T>(work: () => Promise<T>): Promise<T> {
+    this.check();
+    const result = await work();
+    this.check();
+    this.state = 'committing';
+    return result;
+  }
+}
+
+function translate(error: unknown): unknown {
+  if (error instanceof DeadlinePassed) return new StoreUnavailableError('timeout');
+  if (isLockWaitTimeout(error)) return new StoreUnavailableError('lock_wait');
+  if (isQueryTimeout(error)) return new StoreUnavailableError('timeout');
+  const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
+  const code = (e as { code?: string } | undefined)?.code;
+  if (code !== undefined && UNREACHABLE.has(code)) return new StoreUnavailableError('busy');
+  return error;
 }
