@@ -452,6 +452,9 @@ function machineFacts(ctx) {
       'seed',
       `${ctx.main ? fmt.int(ctx.main.total) : '-'} leads in the main partner (over HTTP)${ctx.flat ? `; ${fmt.int(ctx.flat.base.count)} and ${fmt.int(ctx.flat.large.count)} in the flatness partners (leads:import)` : o.largeLeads === 0 ? '; flatness section skipped (BENCH_LARGE_LEADS=0)' : ''}`,
     ],
+    ...ctx.seeding
+      .filter((s) => s.import)
+      .map((s) => ['bulk import', `${fmt.int(s.count)} leads at ${fmt.int(s.rate)} rows/s (leads:import)`]),
   ];
 }
 
@@ -480,7 +483,7 @@ function targetsOf(ctx) {
       : [['get-lead', 0.3]];
   for (const [name, goal] of ratioGoals) {
     const r = row(name, o.connections);
-    if (r)
+    if (r && Number.isFinite(r.ratio))
       check(
         t,
         `${name} / ceiling req/s @${o.connections} (${o.engine})`,

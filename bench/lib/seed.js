@@ -3,7 +3,7 @@
 'use strict';
 const { createWriteStream, statSync } = require('node:fs');
 const { once } = require('node:events');
-const { expectStatus, pool } = require('./http');
+const { expectStatus, pool, request } = require('./http');
 const { runCli } = require('./processes');
 
 const COMPANIES = ['Northwind', 'Contoso', 'Fabrikam', 'Initech', 'Globex', 'Umbrella', 'Hooli'];
@@ -42,15 +42,41 @@ function seedLead(prefix, i, run, options) {
 async function seedLeadsOverHttp(api, partnerId, count, run, options, concurrency = 32) {
   const started = Date.now();
   let done = 0;
+  const url = `${api.url}/api/v1/vendors/partners/${partnerId}/leads`;
+  const headers = { 'X-API-KEY': api.key };
+  let retried = 0;
   const ids = await pool(count, concurrency, async (i) => {
-    const body = await expectStatus(200, 'POST', `${api.url}/api/v1/vendors/partners/${partnerId}/leads`, {
-      headers: { 'X-API-KEY': api.key },
-      body: seedLead('Seed', i, run, options),
-    });
+    const lead = seedLead('Seed', i, run, options);
+    let id;
+    try {
+      id = (await expectStatus(200, 'POST', url, { headers, body: lead })).data.id;
+    } catch (error) {
+      // a connection reset under load: try once more; if the first attempt did create the lead,
+      // the second is a duplicate, and the lead is found by its email
+      if (!error.code) throw error;
+      retried++;
+      const again = await request('POST', url, { headers, body: lead });
+      if (again.status === 200) id = again.body.data.id;
+      else {
+        const found = await expectStatus(
+          200,
+          'GET',
+          `${url}?keyword=${encodeURIComponent(lead.emailAddress)}`,
+          {
+            headers,
+          },
+        );
+        const match = found.data.data.find((l) => l.emailAddress === lead.emailAddress);
+        if (!match)
+          throw new Error(`seeding lead ${i}: ${error.message}, then ${again.status}`, { cause: error });
+        id = match.id;
+      }
+    }
     done++;
     if (done % 5000 === 0) process.stderr.write(`  ${done}/${count} leads\n`);
-    return body.data.id;
+    return id;
   });
+  if (retried > 0) process.stderr.write(`  (${retried} requests retried after a network error)\n`);
   const seconds = (Date.now() - started) / 1000;
   return { ids, seconds, rate: count / seconds };
 }
@@ -77,7 +103,7 @@ async function countLeads(api, partnerId, query = '') {
     200,
     'GET',
     `${api.url}/api/v1/vendors/partners/${partnerId}/leads?perPage=1${query}`,
-    { headers: { 'X-API-KEY': api.key } },
+    { headers: { 'X-API-KEY': api.key }, timeoutMs: 120000 },
   );
   return body.data.totalItems;
 }
