@@ -205,6 +205,10 @@ function scenarioCatalog(ctx) {
       method: 'PUT',
       headers: key,
       // the warm-up approves other leads than the measured run, which starts on pending leads
+      describe: (row) => {
+        const first = Math.min(main().approveIds.length, row.requests);
+        return `${row.title}: ${fmt.int(first)} first approvals, ${fmt.int(row.requests - first)} retries`;
+      },
       setupRequest: (phase) =>
         rotating(
           phase === 'warmup' ? main().approveWarmupIds : main().approveIds,
@@ -293,6 +297,7 @@ async function run(ctx, scenario, connections, ceilingRow) {
     settle: () => settle(ctx, url),
   });
   row.ratio = ceilingRow ? row.rps / ceilingRow.rps : NaN;
+  if (scenario.describe) row.title = scenario.describe(row);
   process.stderr.write(`${tty ? '\r\x1b[K' : ''}${summaryLine(row)}\n`);
   ctx.rows.push(row);
   if (ctx.service && ctx.service.exited) {
@@ -524,7 +529,7 @@ function targetsOf(ctx) {
 function errorsOf(ctx) {
   const errors = [];
   for (const r of ctx.rows) {
-    const total = r.requests + (r.unexpected.errors || 0) + (r.unexpected.timeouts || 0);
+    const total = r.requests + (r.unexpected.timeouts || 0) + (r.unexpected['socket errors'] || 0);
     // no response and no error: every request took longer than the run (0 req/s, not an error)
     if (total > 0 && r.unexpectedCount / total > ctx.o.maxUnexpected) {
       errors.push(

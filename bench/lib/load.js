@@ -76,10 +76,15 @@ async function runScenario(baseUrl, scenario, { connections, seconds, warmup, se
       unexpectedCount += n;
     }
   }
-  for (const kind of ['errors', 'timeouts', 'mismatches', 'resets']) {
-    if (result[kind] > 0) {
-      unexpected[kind] = result[kind];
-      unexpectedCount += result[kind];
+  // autocannon counts a timeout in `errors` too
+  const failures = {
+    timeouts: result.timeouts,
+    'socket errors': result.errors - result.timeouts,
+  };
+  for (const [kind, n] of Object.entries(failures)) {
+    if (n > 0) {
+      unexpected[kind] = n;
+      unexpectedCount += n;
     }
   }
   return {
