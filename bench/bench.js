@@ -20,7 +20,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const { parseArgs } = require('node:util');
 const { runScenario } = require('./lib/load');
 const { closeAgent, expectStatus, request } = require('./lib/http');
-const { ROOT, runCli, cliHelp, startService, startCeiling, peakRss } = require('./lib/processes');
+const { ROOT, runCli, cliHelp, startService, startCeiling, stopAll, peakRss } = require('./lib/processes');
 const { fmt, markdown, summary, summaryLine } = require('./lib/report');
 const seed = require('./lib/seed');
 
@@ -639,15 +639,18 @@ async function main() {
     return 2;
   }
   const cleanups = [];
-  const cleanup = async () => {
-    while (cleanups.length > 0) {
-      try {
-        await cleanups.pop()();
-      } catch (error) {
-        process.stderr.write(`cleanup: ${error.message}\n`);
+  let cleaning;
+  // once: stop the child processes, then drop the MySQL database and remove the temporary directory
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      for (const step of [stopAll, ...cleanups.reverse()]) {
+        try {
+          await step();
+        } catch (error) {
+          process.stderr.write(`cleanup: ${error.message}\n`);
+        }
       }
-    }
-  };
+    })());
   let interrupted = false;
   process.once('SIGINT', () => {
     interrupted = true;
@@ -709,10 +712,6 @@ async function main() {
         startService(ctx.env, vendor.apiKey),
         startCeiling(vendor.apiKey),
       ]);
-      cleanups.push(
-        () => service.stop(),
-        () => ceiling.stop(),
-      );
       ctx.api = { url: service.url, key: vendor.apiKey };
       ctx.ceiling = ceiling;
       ctx.servicePid = service.pid;
@@ -721,7 +720,6 @@ async function main() {
     ctx.key = ctx.api.key;
     if (o.url && (o.only === 'ceiling' || !o.noCeiling)) {
       const ceiling = await startCeiling(o.key);
-      cleanups.push(() => ceiling.stop());
       ctx.ceiling = ceiling;
     }
     // the service answers at all, with this key
@@ -768,7 +766,7 @@ async function main() {
     const final = peakRss(ctx.servicePid);
     if (final) ctx.memory.push(['end of the run (peak)', final]);
   } catch (error) {
-    if (interrupted) return 130;
+    if (interrupted) return cleanup().then(() => 130);
     if (error instanceof UsageError) {
       await cleanup();
       closeAgent();
@@ -785,7 +783,7 @@ async function main() {
   }
   await cleanup();
   closeAgent();
-  if (interrupted) return 130;
+  if (interrupted) return cleanup().then(() => 130);
   if (ctx.rows.length === 0) return 1;
 
   const report = buildReport(ctx);

@@ -29,6 +29,7 @@ function runCli(cliPath, args, env, { inheritStderr = false } = {}) {
       env,
       stdio: ['ignore', 'pipe', inheritStderr ? 'inherit' : 'pipe'],
     });
+    track(child, `node ${args[0]}`, { quiet: true });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c) => (stdout += c));
@@ -67,20 +68,24 @@ function cliHelp(cliPath, env) {
   });
 }
 
+/** Every child process still running, for stopAll(). */
+const live = new Set();
+
 /** A child process that is stopped with SIGTERM (SIGKILL after `graceMs`). */
-function track(child, name) {
+function track(child, name, { quiet = false } = {}) {
   let exited = false;
   let stopping = false;
   const exit = new Promise((resolve) =>
     child.once('exit', (code, signal) => {
       exited = true;
-      if (!stopping) {
+      live.delete(proc);
+      if (!stopping && !quiet) {
         process.stderr.write(`${name} (pid ${child.pid}) exited with ${signal || `code ${code}`}\n`);
       }
       resolve({ code, signal });
     }),
   );
-  return {
+  const proc = {
     name,
     child,
     pid: child.pid,
@@ -98,6 +103,13 @@ function track(child, name) {
       return exit;
     },
   };
+  live.add(proc);
+  return proc;
+}
+
+/** Stops every child process still running (servers, a CLI command in progress). */
+function stopAll() {
+  return Promise.all([...live].map((proc) => proc.stop()));
 }
 
 /** Polls until `url` answers with any HTTP status, or the process exits, or `timeoutMs` passes. */
@@ -160,4 +172,4 @@ function peakRss(pid) {
   }
 }
 
-module.exports = { ROOT, runCli, cliHelp, startService, startCeiling, peakRss };
+module.exports = { ROOT, runCli, cliHelp, startService, startCeiling, stopAll, peakRss };
