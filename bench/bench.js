@@ -589,6 +589,8 @@ function buildReport(ctx) {
       ],
     });
   }
+  const busy = busyWarning(ctx);
+  if (busy) sections.unshift({ title: 'Warning: a busy machine', text: busy });
   const report = {
     title: `Benchmark results (${o.engine})`,
     facts: machineFacts(ctx),
@@ -597,6 +599,7 @@ function buildReport(ctx) {
     errors: [...errorsOf(ctx), ...ctx.failures],
   };
   report.extra = [
+    ...(busy ? [`WARNING ${busy}`] : []),
     ...ctx.seeding
       .filter((s) => s.import)
       .map((s) => `import: ${fmt.int(s.count)} leads at ${fmt.int(s.rate)} rows/s`),
@@ -736,7 +739,7 @@ async function main() {
     if (o.only) {
       await ensure(ctx, only.needs);
       const ceilingRow =
-        o.only === 'ceiling' || o.noCeiling ? undefined : await go('ceiling', 'only', o.connections);
+        o.only === 'ceiling' || !o.noCeiling ? await go('ceiling', 'only', o.connections) : undefined;
       if (o.only !== 'ceiling') await go(o.only, 'only', o.connections, ceilingRow);
     } else {
       await ensureMain(ctx);
@@ -784,7 +787,10 @@ async function main() {
   await cleanup();
   closeAgent();
   if (interrupted) return cleanup().then(() => 130);
-  if (ctx.rows.length === 0) return 1;
+  if (ctx.rows.length === 0) {
+    process.stderr.write('bench: nothing was measured\n');
+    return 1;
+  }
 
   const report = buildReport(ctx);
   // a run that stopped half-way never overwrites the committed results
@@ -797,6 +803,14 @@ async function main() {
   process.stderr.write(`report: ${path}\n`);
   process.stdout.write(`${path}\n`);
   return report.errors.length > 0 ? 1 : 0;
+}
+
+/** A warning when other work kept the machine's cores busy before the run started, or null. */
+function busyWarning(ctx) {
+  const before = Number(ctx.loadAtStart.split(' ')[0]);
+  const cores = os.cpus().length;
+  if (before <= cores / 2) return null;
+  return `the load average was ${before.toFixed(2)} on ${cores} cores before the run started: other processes competed with the load generator, the service and the ceiling, so the req/s, the ratios and the latencies are less reliable than usual; rerun on a quiet machine.`;
 }
 
 function loadAverage() {
