@@ -32,8 +32,9 @@ export function mysqlConnectionOptions(
 }
 
 /**
- * One data source for both engines. SQLite (better-sqlite3): WAL, foreign keys on, and a busy
- * timeout equal to the database bound. MySQL/MariaDB (mysql2): see mysqlConnectionOptions; every
+ * One data source for both engines. SQLite (better-sqlite3): WAL, foreign keys on, a busy timeout
+ * equal to the database bound (for migrations; the service's own transactions wait for another
+ * writer asynchronously: SqlDatabase.beginImmediate). MySQL/MariaDB (mysql2): see mysqlConnectionOptions; every
  * statement TypeORM sends (BEGIN, COMMIT, migrations) is bounded by the same timeout.
  */
 export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): DataSourceOptions {

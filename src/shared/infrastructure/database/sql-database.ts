@@ -20,6 +20,8 @@ export interface WriteResult {
 
 /** Set by UnitOfWork.read(): statements may run on the SQLite read connection. */
 export const READ_ONLY_CONTEXT = 'prm.readOnly';
+/** How long one SQLite statement may block the event loop waiting for another process's lock. */
+const SQLITE_BLOCKING_WAIT_MS = 20;
 /** Set while SqlDatabase.sqliteTransaction runs the work of a UnitOfWork. */
 const SQLITE_TRANSACTION = 'prm.sqliteTransaction';
 
@@ -84,6 +86,8 @@ export class SqlDatabase implements OnApplicationShutdown {
   private readonly logger = new Logger(SqlDatabase.name);
   private readonly statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
   private reader: BetterSqlite3.Database | null | undefined;
+  /** writer connections whose busy timeout was shortened for the service's transactions */
+  private readonly shortBusyWait = new WeakSet<BetterSqlite3.Database>();
   private authPool: MysqlPool | undefined;
   private readonly timeoutMs: number;
   /** Seconds for the MySQL session lock waits: below the request's bound, so a lock wait fails first. */
@@ -166,7 +170,7 @@ export class SqlDatabase implements OnApplicationShutdown {
    */
   async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
     const db = this.writer();
-    db.exec('BEGIN IMMEDIATE');
+    await this.beginImmediate(db);
     this.cls.set(SQLITE_TRANSACTION, true);
     try {
       const result = await work();
@@ -177,6 +181,29 @@ export class SqlDatabase implements OnApplicationShutdown {
       throw error;
     } finally {
       this.cls.set(SQLITE_TRANSACTION, false);
+    }
+  }
+
+  /**
+   * Takes SQLite's write lock. Another process writing the same file (the bulk import beside the
+   * server, a second instance) makes BEGIN IMMEDIATE fail with SQLITE_BUSY; waiting inside SQLite
+   * (busy_timeout) would block the event loop and with it every request, so the writer's busy
+   * timeout is short and the wait happens here, between attempts, up to the database bound.
+   */
+  private async beginImmediate(db: BetterSqlite3.Database): Promise<void> {
+    if (!this.shortBusyWait.has(db)) {
+      db.pragma(`busy_timeout = ${SQLITE_BLOCKING_WAIT_MS}`);
+      this.shortBusyWait.add(db);
+    }
+    const giveUpAt = Date.now() + this.timeoutMs;
+    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= giveUpAt) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
