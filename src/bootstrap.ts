@@ -5,6 +5,7 @@ import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './shared/logging.module';
 import { configureHttp, createHttpAdapter } from './shared/http/configure-http';
+import { applyConnectionLimits } from './shared/http/connection-limits';
 import { ManagementServer } from './shared/management/management-server';
 import { openApiDocument } from './shared/management/openapi';
 
@@ -19,6 +20,7 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
   });
   app.useLogger(app.get(AppLogger));
   configureHttp(app);
+  applyConnectionLimits(app);
   return app;
 }
 
