@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
-import type { Socket } from 'node:net';
+import { Server as NetServer, type Socket } from 'node:net';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -20,12 +20,14 @@ import type { StandardErrorBody } from './error-response';
  *   `Connection: close`, and Node then closes the socket instead of reading the rest of the body.
  * - At most `server.maxConnections` connections are open; further ones are closed at accept, with one
  *   log line per burst.
+ * - While draining (SIGTERM) every response says `Connection: close`.
  */
 
 /** The socket's response in progress (Node's own bookkeeping, as used by its clientError handling). */
 type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
 
 const tracked = new WeakMap<Server, Set<HttpSocket>>();
+const draining = new WeakSet<Server>();
 /** Sockets whose request was cut for taking too long: their unfinished body is a 408, not a 400. */
 const timedOut = new WeakSet<Socket>();
 
@@ -128,7 +130,9 @@ function hasBody(request: IncomingMessage): boolean {
 
 /**
  * onSend: `Connection: close` on a response sent before its request's body has arrived (the client
- * would otherwise keep the connection busy sending a body nobody reads).
+ * would otherwise keep the connection busy sending a body nobody reads), and on every response
+ * while draining (a keep-alive client then opens a new connection instead of sending its next
+ * request into a closing one).
  */
 export function closeConnectionWhenDone(
   request: FastifyRequest,
@@ -137,7 +141,7 @@ export function closeConnectionWhenDone(
   done: (error: Error | null, payload?: unknown) => void,
 ): void {
   const raw = request.raw;
-  if (!raw.complete && hasBody(raw)) {
+  if ((!raw.complete && hasBody(raw)) || draining.has(request.server.server as Server)) {
     reply.header('connection', 'close');
   }
   done(null, payload);
@@ -195,4 +199,56 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 /** Whether the request's connection was cut for not sending its request in time (408). */
 export function wasTimedOut(request: IncomingMessage): boolean {
   return timedOut.has(request.socket);
+}
+
+/** The public port while it drains (D41), from `beginDrain` until the server is closed. */
+export interface Drain {
+  /** connections open now */
+  open(): number;
+  /** whether a connection has no request in progress (idle keep-alive, or headers not yet complete) */
+  hasIdle(): boolean;
+  /**
+   * Closes every connection whose request has not been received in full (headers or body still
+   * arriving, 408), or whose response is written but not taken by the client. Requests being
+   * handled are left to finish. Returns how many connections were closed.
+   */
+  cutUnreceived(): number;
+  end(): void;
+}
+
+/**
+ * From now on every response closes its connection and no new connection is accepted. Idle
+ * keep-alive connections are left to `closeIdleConnections`, so that the caller may give a client
+ * that is sending its next request on one a moment to get it answered (with `Connection: close`).
+ */
+export function beginDrain(server: Server): Drain {
+  draining.add(server);
+  // net's close, not http's: http's also closes idle connections at once (racing a client's next
+  // request on them) and stops Node's timeout checks; both happen when fastify closes the server.
+  if (server.listening) NetServer.prototype.close.call(server);
+  const sockets = tracked.get(server) ?? new Set<HttpSocket>();
+  return {
+    open: () => sockets.size,
+    hasIdle: () => {
+      for (const socket of sockets) if (!socket._httpMessage) return true;
+      return false;
+    },
+    cutUnreceived: () => {
+      let cut = 0;
+      for (const socket of sockets) {
+        const response = socket._httpMessage;
+        if (!response || !response.req.complete) {
+          timedOut.add(socket);
+          answerAndClose(socket, 408);
+        } else if (response.writableEnded) {
+          socket.destroy();
+        } else {
+          continue;
+        }
+        cut += 1;
+      }
+      return cut;
+    },
+    end: () => draining.delete(server),
+  };
 }
