@@ -100,11 +100,14 @@ describe('slow clients (real sockets)', () => {
     expect(exchange.closedAfterMs).toBeLessThan(HEADERS_MS);
   });
 
-  it('answers HTTP it cannot parse 400 in the standard shape', async () => {
-    const exchange = await rawExchange(port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
-    expect(exchange.responses.map((r) => r.status)).toEqual([400]);
-    expectStandardError(exchange.responses[0]!.body, 400);
-    expect(exchange.closedBy).not.toBe('never');
+  it('answers HTTP it cannot parse 400, and headers over 16 KiB 431, in the standard shape', async () => {
+    const garbage = await rawExchange(port, 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(garbage.responses.map((r) => r.status)).toEqual([400]);
+    expectStandardError(garbage.responses[0]!.body, 400);
+    expect(garbage.closedBy).not.toBe('never');
+    const big = await rawExchange(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(big.responses.map((r) => r.status)).toEqual([431]);
+    expectStandardError(big.responses[0]!.body, 431);
   });
 
   it('keeps the connection of a refused request that has no body (nothing is left to read)', async () => {
