@@ -203,8 +203,6 @@ export function wasTimedOut(request: IncomingMessage): boolean {
 
 /** The public port while it drains (D41), from `beginDrain` until the server is closed. */
 export interface Drain {
-  /** connections open now */
-  open(): number;
   /** whether a connection has no request in progress (idle keep-alive, or headers not yet complete) */
   hasIdle(): boolean;
   /**
@@ -228,7 +226,6 @@ export function beginDrain(server: Server): Drain {
   if (server.listening) NetServer.prototype.close.call(server);
   const sockets = tracked.get(server) ?? new Set<HttpSocket>();
   return {
-    open: () => sockets.size,
     hasIdle: () => {
       for (const socket of sockets) if (!socket._httpMessage) return true;
       return false;

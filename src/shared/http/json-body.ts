@@ -3,7 +3,7 @@ import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
 import { wasTimedOut } from './connection-limits';
 import { EdgeError } from './error-response';
 
-/** Body size limit (D6): 1 MiB; fastify answers 413 while reading a larger body. */
+/** Body size limit (D6): 1 MiB; a larger body is refused with fastify's 413 error while it is read. */
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
