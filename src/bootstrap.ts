@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
-import { Type } from '@nestjs/common';
+import { Logger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from './config/app-config';
 import { AppLogger } from './shared/logging.module';
 import { configureHttp, createHttpAdapter } from './shared/http/configure-http';
+import { applyConnectionLimits, beginDrain } from './shared/http/connection-limits';
 import { ManagementServer } from './shared/management/management-server';
 import { openApiDocument } from './shared/management/openapi';
 
@@ -19,6 +20,7 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
   });
   app.useLogger(app.get(AppLogger));
   configureHttp(app);
+  applyConnectionLimits(app);
   return app;
 }
 
@@ -31,27 +33,56 @@ export async function listen(app: NestFastifyApplication): Promise<void> {
   }
 }
 
+/** Keep-alive connections idle at SIGTERM get this long to carry a request their client is sending. */
+const IDLE_GRACE_MS = 500;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /**
  * D41: stop accepting connections, answer every request already received, run the shutdown hooks
  * (the mail dispatcher stops after the message in hand, the database closes). Resolves 'closed', or
  * 'timeout' when that takes longer than `deadlineMs`.
+ *
+ * Whatever the clients do: every response from now on says `Connection: close`; a keep-alive
+ * connection idle at the signal is closed after at most half a second (closing it at once would reset
+ * a request its client is sending on it at that moment; within the grace that request is answered);
+ * and shortly before the deadline (1 s, or a tenth of a shorter deadline) connections whose request
+ * has still not arrived in full (a body being trickled) are answered 408 and closed, so that only a
+ * request still being handled can make the drain miss the deadline.
  */
 export async function drainAndClose(
   app: NestFastifyApplication,
   deadlineMs = 10_000,
 ): Promise<'closed' | 'timeout'> {
-  // Keep-alive sockets that finish their last response after close() began would otherwise hold the
-  // server open until the client lets go: close them as soon as they fall idle.
   const server = app.getHttpServer() as Server;
-  const reaper = setInterval(() => server.closeIdleConnections(), 100);
-  let timer: NodeJS.Timeout | undefined;
+  const drain = beginDrain(server);
+  const timers: NodeJS.Timeout[] = [];
   const deadline = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), deadlineMs);
+    timers.push(setTimeout(() => resolve('timeout'), deadlineMs));
   });
+  timers.push(
+    setTimeout(
+      () => {
+        const cut = drain.cutUnreceived();
+        if (cut > 0) new Logger('Server').warn(`closed ${cut} connections still sending a request`);
+      },
+      deadlineMs - Math.min(1000, deadlineMs / 10),
+    ),
+  );
+  const close = async (): Promise<'closed'> => {
+    const graceUntil = Date.now() + Math.min(IDLE_GRACE_MS, deadlineMs / 10);
+    while (drain.hasIdle() && Date.now() < graceUntil) await sleep(20);
+    // Keep-alive sockets that finish their last response after close() began would otherwise hold
+    // the server open until the client lets go: close them as soon as they fall idle.
+    server.closeIdleConnections();
+    timers.push(setInterval(() => server.closeIdleConnections(), 100));
+    await app.close();
+    return 'closed';
+  };
   try {
-    return await Promise.race([app.close().then(() => 'closed' as const), deadline]);
+    return await Promise.race([close(), deadline]);
   } finally {
-    clearInterval(reaper);
-    clearTimeout(timer);
+    for (const timer of timers) clearTimeout(timer);
+    drain.end();
   }
 }

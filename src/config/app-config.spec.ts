@@ -13,6 +13,7 @@ describe('parseConfig (runtime.md Environment)', () => {
       mailFrom: 'no-reply@localhost',
       portalUrl: 'http://localhost:3000/portal',
       logLevel: 'info',
+      http: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnections: undefined },
     });
   });
 
@@ -38,6 +39,14 @@ describe('parseConfig (runtime.md Environment)', () => {
     [{ PORTAL_URL: 'not a url' }, /PORTAL_URL must be a URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
     [{ MAIL_FROM: 'nobody' }, /MAIL_FROM must be an email address/],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '15s' }, /HTTP_HEADERS_TIMEOUT_MS must be a whole number/],
+    [{ HTTP_HEADERS_TIMEOUT_MS: '50' }, /HTTP_HEADERS_TIMEOUT_MS must be a whole number from 100/],
+    [{ HTTP_REQUEST_TIMEOUT_MS: '-1' }, /HTTP_REQUEST_TIMEOUT_MS must be a whole number/],
+    [
+      { HTTP_REQUEST_TIMEOUT_MS: '10000' },
+      /HTTP_REQUEST_TIMEOUT_MS must not be shorter than HTTP_HEADERS_TIMEOUT_MS/,
+    ],
+    [{ HTTP_MAX_CONNECTIONS: 'many' }, /HTTP_MAX_CONNECTIONS must be a whole number from 0/],
   ])('rejects %j with one line naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);
@@ -52,5 +61,15 @@ describe('parseConfig (runtime.md Environment)', () => {
     const config = parseConfig({ MANAGEMENT_PORT: '0', PORTAL_URL: 'https://portal.example/app/' });
     expect(config.managementPort).toBe(0);
     expect(config.portalUrl).toBe('https://portal.example/app');
+  });
+
+  it('reads the HTTP limits: timeouts in milliseconds, a connection cap (0: none)', () => {
+    const config = parseConfig({
+      HTTP_HEADERS_TIMEOUT_MS: '500',
+      HTTP_REQUEST_TIMEOUT_MS: '500',
+      HTTP_MAX_CONNECTIONS: '0',
+    });
+    expect(config.http).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 0 });
+    expect(parseConfig({ HTTP_MAX_CONNECTIONS: '5000' }).http.maxConnections).toBe(5000);
   });
 });

@@ -14,6 +14,18 @@ export type DatabaseConfig =
       database: string;
     };
 
+/**
+ * Bounds on what a client may hold on the public port (README "Operations"): how long the request
+ * headers, and the whole request with its body, may take to arrive (Node's `headersTimeout` and
+ * `requestTimeout`), and how many connections may be open at once (`server.maxConnections`;
+ * undefined: derived from the process's open-file limit at start, 0: no cap).
+ */
+export interface HttpLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number | undefined;
+}
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -30,6 +42,7 @@ export class AppConfig {
     readonly mailFrom: string,
     readonly portalUrl: string,
     readonly logLevel: LogLevel,
+    readonly http: HttpLimits = DEFAULT_HTTP_LIMITS,
     /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
     readonly databaseTimeoutMs: number = 5000,
   ) {}
@@ -42,6 +55,12 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 15_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: undefined,
+};
 
 type Env = Record<string, unknown>;
 
@@ -57,15 +76,6 @@ function port(env: Env, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
   if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
     throw new ConfigError(name, 'must be a port number from 0 to 65535', raw);
-  }
-  return Number(raw);
-}
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be an integer from ${min} to ${max}`, raw);
   }
   return Number(raw);
 }
@@ -91,6 +101,35 @@ function url(env: Env, name: string, fallback: string | undefined, protocols: st
     throw new ConfigError(name, `must start with ${protocols.join(' or ')}`, raw);
   }
   return raw;
+}
+
+function integer(env: Env, name: string, min: number, max: number): number | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be a whole number from ${min} to ${max}`, raw);
+  }
+  return Number(raw);
+}
+
+function httpLimits(env: Env): HttpLimits {
+  const headersTimeoutMs =
+    integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 100, 600_000) ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
+  const requestTimeoutMs =
+    integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 100, 600_000) ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
+  // Node enforces neither timeout when the headers may take longer than the whole request.
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
+      String(requestTimeoutMs),
+    );
+  }
+  return {
+    headersTimeoutMs,
+    requestTimeoutMs,
+    maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 0, 1_000_000),
+  };
 }
 
 export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
@@ -143,6 +182,7 @@ export function parseConfig(env: Env): AppConfig {
     mailFrom,
     url(env, 'PORTAL_URL', 'http://localhost:3000/portal', ['http:', 'https:'])!.replace(/\/+$/, ''),
     logLevel,
-    integer(env, 'DATABASE_TIMEOUT_MS', 5000, 100, 60_000),
+    httpLimits(env),
+    integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
   );
 }

@@ -6,6 +6,7 @@ import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
 import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
+import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
 import { SharedModule } from '../../src/shared/shared.module';
 import { CreateLeadOptionUseCase, CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
 
@@ -60,6 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     bodyParser: false,
   });
   configureHttp(app);
+  applyConnectionLimits(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   return {

@@ -6,6 +6,7 @@ import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
+import { answerClientError, closeConnectionWhenDone } from './connection-limits';
 import { wrapInEnvelope } from './envelope';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
@@ -41,6 +42,9 @@ export function createHttpAdapter(): FastifyAdapter {
     // `Connection: close`), not with fastify's own 503 body.
     return503OnClosing: false,
     forceCloseConnections: 'idle',
+    // A request or its headers past their deadline (408), unparsable HTTP (400), headers too large
+    // (431): answered in the standard shape. The deadlines are set by applyConnectionLimits.
+    clientErrorHandler: answerClientError,
   });
 }
 
@@ -60,6 +64,7 @@ export function configureHttp(app: NestFastifyApplication): void {
     done();
   });
   fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
+  fastify.addHook('onSend', closeConnectionWhenDone);
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
 }

@@ -1,6 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Readable } from 'node:stream';
+import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
+import { wasTimedOut } from './connection-limits';
+import { EdgeError } from './error-response';
 
-/** Body size limit (D6): 1 MiB; fastify answers 413 while reading a larger body. */
+/** Body size limit (D6): 1 MiB; a larger body is refused with fastify's 413 error while it is read. */
 export const BODY_LIMIT_BYTES = 1_048_576;
 
 /**
@@ -19,6 +22,55 @@ function isJsonMediaType(header: string | undefined): boolean {
   return mediaType === 'application/json';
 }
 
+type Done = (err: Error | null, body?: unknown) => void;
+
+/**
+ * Reads the body as fastify's `parseAs` would (limit, declared length), except for a body that never
+ * arrives in full: the client went away, or the connection was cut because the body took longer
+ * than HTTP_REQUEST_TIMEOUT_MS (the client has had its 408 already). That is an EdgeError (408 or
+ * 400), not an unexpected error: nobody is left to answer and nothing of ours failed.
+ */
+function readBody(
+  request: FastifyRequest,
+  payload: Readable,
+  done: (err: Error | null, text?: string) => void,
+) {
+  const declared = request.headers['content-length'];
+  const contentLength = declared === undefined ? Number.NaN : Number(declared);
+  if (contentLength > BODY_LIMIT_BYTES) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+  const chunks: Buffer[] = [];
+  let received = 0;
+  const stop = () => {
+    payload.removeListener('data', onData);
+    payload.removeListener('end', onEnd);
+    payload.removeListener('error', onEnd);
+  };
+  const onData = (chunk: Buffer) => {
+    received += chunk.length;
+    if (received > BODY_LIMIT_BYTES) {
+      stop();
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      return;
+    }
+    chunks.push(chunk);
+  };
+  function onEnd(error?: Error) {
+    stop();
+    if (error) {
+      const status = wasTimedOut(request.raw) ? 408 : 400;
+      return done(new EdgeError(status, 'INVALID_REQUEST', [], 'request body not received'));
+    }
+    if (!Number.isNaN(contentLength) && received !== contentLength) {
+      return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
+    }
+    done(null, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  }
+  payload.on('data', onData);
+  payload.on('end', onEnd);
+  payload.on('error', onEnd);
+  payload.resume();
+}
+
 /**
  * Replaces fastify's body parsers with one that accepts any content type and leaves the judgement
  * to the route: an empty body is `undefined`, a JSON body is its parsed value, anything else is a
@@ -29,18 +81,16 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   // field (D5), and unable to reach an object's prototype.
   const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(
-    '*',
-    { parseAs: 'string', bodyLimit: BODY_LIMIT_BYTES },
-    (request: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-      const text = typeof body === 'string' ? body : body.toString('utf8');
+  fastify.addContentTypeParser('*', (request: FastifyRequest, payload: Readable, done: Done) => {
+    readBody(request, payload, (error, text) => {
+      if (error || text === undefined) return done(error);
       if (text.length === 0) return done(null, undefined);
       if (!isJsonMediaType(request.headers['content-type'])) {
         return done(null, new MalformedBody('Content-Type must be application/json'));
       }
-      parseJson(request, text, (error: Error | null, value?: unknown) => {
-        done(null, error ? new MalformedBody('body is not valid JSON') : value);
+      parseJson(request, text, (parseError: Error | null, value?: unknown) => {
+        done(null, parseError ? new MalformedBody('body is not valid JSON') : value);
       });
-    },
-  );
+    });
+  });
 }

@@ -1,0 +1,251 @@
+import { readFileSync } from 'node:fs';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig, HttpLimits } from '../../config/app-config';
+import type { StandardErrorBody } from './error-response';
+
+/**
+ * What a client may hold on the public port, and how the port lets go of its clients on SIGTERM
+ * (README "Operations"). Everything here is a server option, a per-connection listener or one
+ * synchronous onSend check: nothing is added to the work of an ordinary request.
+ *
+ * - The request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the whole request, body
+ *   included, within HTTP_REQUEST_TIMEOUT_MS (Node's `headersTimeout` / `requestTimeout`, checked
+ *   every tenth of the shorter one, at most every second): otherwise 408 in the standard shape and
+ *   the connection is closed.
+ * - A response sent before the request body was received (401 from the API-key hook, 413) says
+ *   `Connection: close`, and Node then closes the socket instead of reading the rest of the body.
+ * - At most `server.maxConnections` connections are open; further ones are closed at accept, with one
+ *   log line per burst.
+ * - While draining (SIGTERM) every response says `Connection: close`.
+ */
+
+/** The socket's response in progress (Node's own bookkeeping, as used by its clientError handling). */
+type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+
+const tracked = new WeakMap<Server, Set<HttpSocket>>();
+const draining = new WeakSet<Server>();
+/** Sockets whose request was cut for taking too long: their unfinished body is a 408, not a 400. */
+const timedOut = new WeakSet<Socket>();
+
+/** A burst of refused connections ends after this long without one. */
+const DROP_BURST_QUIET_MS = 10_000;
+
+/** The soft limit on open files of this process (`ulimit -n`), when the platform says (Linux). */
+export function openFileLimit(limitsFile = '/proc/self/limits'): number | undefined {
+  try {
+    const line = readFileSync(limitsFile, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Max open files'));
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0];
+    return soft && /^[0-9]+$/.test(soft) ? Number(soft) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The connection cap for an open-file limit: the limit less a reserve for the database pool, the
+ * management port, log and SMTP sockets and Node itself (a tenth of the limit, from 64 to 1,000
+ * descriptors). Unknown limit: no cap.
+ */
+export function maxConnectionsFor(openFiles: number | undefined): number {
+  if (openFiles === undefined) return 0;
+  const reserve = Math.min(1000, Math.max(64, Math.ceil(openFiles / 10)));
+  return Math.max(1, openFiles - reserve);
+}
+
+/** How often Node looks for requests past their deadline: a tenth of the shorter bound, 100 ms to 1 s. */
+export function checkingIntervalFor(limits: HttpLimits): number {
+  const shorter = Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs);
+  return Math.min(1000, Math.max(100, Math.floor(shorter / 10)));
+}
+
+/**
+ * Applies the limits of the configuration to the public port's server. Call before `listen` (Node
+ * starts its timeout checks, at the interval set here, when the server starts listening).
+ */
+export function applyConnectionLimits(app: NestFastifyApplication): void {
+  const limits = app.get(AppConfig).http;
+  const server = app.getHttpServer() as Server;
+  const logger = new Logger('Http');
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  // A server option that Node reads when the server starts listening (typed only as an option).
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
+    checkingIntervalFor(limits);
+  const openFiles = openFileLimit();
+  const maxConnections = limits.maxConnections ?? maxConnectionsFor(openFiles);
+  if (maxConnections > 0) {
+    server.maxConnections = maxConnections;
+    server.on('drop', dropLogger(maxConnections, logger));
+  }
+  const sockets = new Set<HttpSocket>();
+  tracked.set(server, sockets);
+  server.on('connection', (socket: HttpSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  logger.log(
+    {
+      headersTimeoutMs: limits.headersTimeoutMs,
+      requestTimeoutMs: limits.requestTimeoutMs,
+      maxConnections: maxConnections || null,
+      openFileLimit: openFiles ?? null,
+    },
+    'HTTP connection limits',
+  );
+}
+
+/** One warning when the cap starts refusing connections, one line when the burst is over. */
+export function dropLogger(maxConnections: number, logger: Pick<Logger, 'warn' | 'log'>): () => void {
+  let refused = 0;
+  let lastRefusal = 0;
+  let watch: NodeJS.Timeout | undefined;
+  return () => {
+    refused += 1;
+    lastRefusal = Date.now();
+    if (watch) return;
+    logger.warn(
+      { maxConnections },
+      `connection limit reached: ${maxConnections} connections open, refusing new ones (HTTP_MAX_CONNECTIONS)`,
+    );
+    watch = setInterval(() => {
+      if (Date.now() - lastRefusal < DROP_BURST_QUIET_MS) return;
+      logger.log({ maxConnections, refused }, `connection limit: ${refused} connections were refused`);
+      clearInterval(watch);
+      watch = undefined;
+      refused = 0;
+    }, DROP_BURST_QUIET_MS / 2).unref();
+  };
+}
+
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return request.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * onSend: `Connection: close` on a response sent before its request's body has arrived (the client
+ * would otherwise keep the connection busy sending a body nobody reads), and on every response
+ * while draining (a keep-alive client then opens a new connection instead of sending its next
+ * request into a closing one).
+ */
+export function closeConnectionWhenDone(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+): void {
+  const raw = request.raw;
+  if ((!raw.complete && hasBody(raw)) || draining.has(request.server.server as Server)) {
+    reply.header('connection', 'close');
+  }
+  done(null, payload);
+}
+
+/** The standard error shape as a complete HTTP/1.1 response that closes the connection. */
+function rawErrorResponse(status: number): string {
+  const body: StandardErrorBody = {
+    message: 'INVALID_REQUEST',
+    status,
+    success: false,
+    errors: [],
+    timestamp: new Date().toISOString(),
+  };
+  const text = JSON.stringify(body);
+  return (
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+    'Connection: close\r\n\r\n' +
+    text
+  );
+}
+
+/**
+ * Answers `status` in the standard shape unless a response has begun on this socket, then closes
+ * the socket once the answer is written (at the latest after a second).
+ */
+function answerAndClose(socket: HttpSocket, status: number): void {
+  if (socket.destroyed) return;
+  if (!socket.writable || socket._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.write(rawErrorResponse(status));
+  socket.destroySoon();
+  setTimeout(() => socket.destroy(), 1000).unref();
+}
+
+/**
+ * fastify's clientErrorHandler: errors Node raises before a request reaches fastify (a request or
+ * its headers past their deadline, unparsable HTTP, headers too large) answered in the standard
+ * shape, `message: INVALID_REQUEST` with the HTTP status (408, 431, otherwise 400).
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    timedOut.add(socket);
+    answerAndClose(socket, 408);
+  } else {
+    answerAndClose(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+  }
+}
+
+/** Whether the request's connection was cut for not sending its request in time (408). */
+export function wasTimedOut(request: IncomingMessage): boolean {
+  return timedOut.has(request.socket);
+}
+
+/** The public port while it drains (D41), from `beginDrain` until the server is closed. */
+export interface Drain {
+  /** whether a connection has no request in progress (idle keep-alive, or headers not yet complete) */
+  hasIdle(): boolean;
+  /**
+   * Closes every connection whose request has not been received in full (headers or body still
+   * arriving, 408), or whose response is written but not taken by the client. Requests being
+   * handled are left to finish. Returns how many connections were closed.
+   */
+  cutUnreceived(): number;
+  end(): void;
+}
+
+/**
+ * From now on every response closes its connection and no new connection is accepted. Idle
+ * keep-alive connections are left to `closeIdleConnections`, so that the caller may give a client
+ * that is sending its next request on one a moment to get it answered (with `Connection: close`).
+ */
+export function beginDrain(server: Server): Drain {
+  draining.add(server);
+  // net's close, not http's: http's also closes idle connections at once (racing a client's next
+  // request on them) and stops Node's timeout checks; both happen when fastify closes the server.
+  if (server.listening) NetServer.prototype.close.call(server);
+  const sockets = tracked.get(server) ?? new Set<HttpSocket>();
+  return {
+    hasIdle: () => {
+      for (const socket of sockets) if (!socket._httpMessage) return true;
+      return false;
+    },
+    cutUnreceived: () => {
+      let cut = 0;
+      for (const socket of sockets) {
+        const response = socket._httpMessage;
+        if (!response || !response.req.complete) {
+          timedOut.add(socket);
+          answerAndClose(socket, 408);
+        } else if (response.writableEnded) {
+          socket.destroy();
+        } else {
+          continue;
+        }
+        cut += 1;
+      }
+      return cut;
+    },
+    end: () => draining.delete(server),
+  };
+}
