@@ -13,14 +13,13 @@ export class GetLeadUseCase {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly leads: LeadRepository,
-    private readonly views: LeadViews,
   ) {}
 
   execute(vendorId: number, leadId: number): Promise<LeadView> {
     return this.uow.read(async () => {
-      const lead = await this.leads.findForVendor(leadId, vendorId);
-      if (!lead) throw new NotFoundError('lead');
-      return this.views.one(lead);
+      const view = await this.leads.findViewForVendor(leadId, vendorId);
+      if (!view) throw new NotFoundError('lead');
+      return view;
     });
   }
 }

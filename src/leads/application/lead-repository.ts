@@ -1,5 +1,6 @@
 import { Lead } from '../domain/lead';
 import { LeadListQuery } from '../domain/lead-list-query';
+import type { LeadView } from './lead-views';
 
 export abstract class LeadRepository {
   /** Stores a new lead and gives it its id. DuplicateEntryError (emailAddress) when the email is taken (D27). */
@@ -10,6 +11,9 @@ export abstract class LeadRepository {
 
   /** The vendor's lead with this id; another vendor's lead is null, like a missing one (D27). */
   abstract findForVendor(leadId: number, vendorId: number): Promise<Lead | null>;
+
+  /** findForVendor with the lead's isDuplicate (D28), in one read. */
+  abstract findViewForVendor(leadId: number, vendorId: number): Promise<LeadView | null>;
 
   /**
    * Like findForVendor, and the row stays locked until the transaction ends, so concurrent writes

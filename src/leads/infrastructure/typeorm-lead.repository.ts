@@ -9,6 +9,7 @@ import {
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadRepository } from '../application/lead-repository';
+import type { LeadView } from '../application/lead-views';
 import { Lead } from '../domain/lead';
 import { foldCase } from '../../shared/domain/text';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
@@ -39,16 +40,19 @@ export function likePrefix(keyword: string): string {
  * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
  * so the planner likes it) instead of looking the page's ids up by primary key.
  */
-const duplicatesSql: string[] = [];
-export const DUPLICATES_SQL = (count: number): string =>
-  (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
-  WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
-    AND (EXISTS (SELECT 1 FROM leads o
+/** D28 for the lead `l`: another active lead, or another lead's contact, of the vendor has its email. */
+const IS_DUPLICATE = `(EXISTS (SELECT 1 FROM leads o
                  WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
                    AND o.archived = 0 AND o.id <> l.id)
       OR EXISTS (SELECT 1 FROM contacts c
                  WHERE c.vendor_id = l.vendor_id AND c.email_normalized = l.email_normalized
-                   AND c.lead_id <> l.id))`);
+                   AND c.lead_id <> l.id))`;
+
+const duplicatesSql: string[] = [];
+export const DUPLICATES_SQL = (count: number): string =>
+  (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
+  WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
+    AND ${IS_DUPLICATE}`);
 
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
@@ -56,6 +60,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private readonly sql: EntitySql<LeadOrmEntity>;
   private readonly counts: LeadCounts;
   private readonly selectById: string;
+  private readonly selectViewById: string;
   private readonly lockById: string;
   /** The bucket each loaded or inserted lead is stored in, so an update knows what it moves. */
   private readonly storedBuckets = new WeakMap<Lead, LeadBucket>();
@@ -69,6 +74,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
     this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
     this.counts = new LeadCounts(db);
     const byId = `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
+    this.selectViewById = `SELECT ${this.sql.selectList}, ${IS_DUPLICATE} AS isDuplicate
+      FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
     this.selectById = byId;
     // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
     this.lockById = this.engine === 'mysql' ? `${byId} FOR UPDATE` : byId;
@@ -101,6 +108,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
   async findForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
     const [row] = await this.db.rows(this.selectById, [leadId, vendorId]);
     return row ? this.restore(row) : null;
+  }
+
+  async findViewForVendor(leadId: number, vendorId: number): Promise<LeadView | null> {
+    const [row] = await this.db.rows(this.selectViewById, [leadId, vendorId]);
+    return row ? { lead: this.restore(row), isDuplicate: Boolean(row[row.length - 1]) } : null;
   }
 
   async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
