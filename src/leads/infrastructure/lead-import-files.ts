@@ -1,0 +1,209 @@
+import { createReadStream } from 'node:fs';
+import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { createInterface } from 'node:readline';
+import { CsvError, parse } from 'csv-parse';
+import { FieldError } from '../../shared/domain/domain-error';
+import { ImportRow, LeadRowSource, RejectedRow, RejectedRowSink } from '../application/lead-import.ports';
+import { ID_FIELDS, WRITABLE_FIELDS } from '../domain/lead-details';
+
+/** X13's file formats, told apart by the file's extension. */
+export type LeadFileFormat = 'csv' | 'ndjson';
+
+export function leadFileFormatOf(path: string): LeadFileFormat | null {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.ndjson' || extension === '.jsonl') return 'ndjson';
+  return null;
+}
+
+/** Where the rejected rows of an import of `path` go (X13). */
+export function rejectedFileFor(path: string): string {
+  return `${path}.rejected.ndjson`;
+}
+
+/** The reader for the file; fails (ENOENT, EACCES, EISDIR) before anything is imported. */
+export async function openLeadRowSource(path: string, format: LeadFileFormat): Promise<LeadRowSource> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  await access(path, constants.R_OK);
+  return format === 'csv' ? new CsvLeadRowSource(path, info.size) : new NdjsonLeadRowSource(path, info.size);
+}
+
+/** Reads the file as a stream of bytes and counts them for the progress display. */
+abstract class FileRowSource extends LeadRowSource {
+  private bytesRead = 0;
+
+  constructor(
+    protected readonly path: string,
+    private readonly totalBytes: number,
+  ) {
+    super();
+  }
+
+  position(): { bytesRead: number; totalBytes: number } {
+    return { bytesRead: this.bytesRead, totalBytes: this.totalBytes };
+  }
+
+  protected openStream() {
+    const stream = createReadStream(this.path, { highWaterMark: 256 * 1024 });
+    stream.on('data', (chunk) => (this.bytesRead += chunk.length));
+    return stream;
+  }
+}
+
+const unreadable = (line: number, original: unknown, error: string): ImportRow => ({
+  line,
+  fields: null,
+  original,
+  readErrors: [{ field: '', error }],
+});
+
+/**
+ * NDJSON / JSON Lines: one JSON object per line, exactly as POST leads' body (D16, D17: JSON types
+ * are kept, a wrong one is the validation's error). A line that is not JSON, or JSON that is not an
+ * object, is rejected as a whole with field "" (POST answers such a body INVALID_REQUEST). Blank
+ * lines are not rows; a UTF-8 byte order mark is skipped.
+ */
+export class NdjsonLeadRowSource extends FileRowSource {
+  async *rows(): AsyncIterable<ImportRow> {
+    const lines = createInterface({ input: this.openStream(), crlfDelay: Infinity });
+    let line = 0;
+    for await (const raw of lines) {
+      line += 1;
+      const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+      if (text.trim() === '') continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch (error) {
+        yield unreadable(line, text, `not valid JSON: ${(error as Error).message}`);
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        yield unreadable(line, value, 'must be a JSON object');
+        continue;
+      }
+      yield { line, fields: value as Record<string, unknown>, original: value, readErrors: [] };
+    }
+  }
+}
+
+const LEAD_FIELDS = new Set<string>(WRITABLE_FIELDS);
+const NUMBER_FIELDS = new Set<string>([...ID_FIELDS, 'leadAge']);
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * A CSV cell is text, so the columns are typed here (X13):
+ * - an empty cell is a field left out (null); a blank one ("  ") is text, and blank is refused
+ *   where a value is required (D14);
+ * - `source`, `status` and `leadAge` written as plain decimal digits are numbers; anything else
+ *   in them is an error naming the field, and the field is left to that error;
+ * - every other column is text as written; columns that are not lead fields are ignored (D5).
+ */
+export function typeCsvRecord(record: Record<string, string>): {
+  fields: Record<string, unknown>;
+  readErrors: FieldError[];
+} {
+  const fields: Record<string, unknown> = {};
+  const readErrors: FieldError[] = [];
+  for (const name of Object.keys(record)) {
+    const text = record[name]!;
+    if (text === '' || !LEAD_FIELDS.has(name)) continue;
+    if (!NUMBER_FIELDS.has(name)) fields[name] = text;
+    else if (DIGITS.test(text)) fields[name] = Number(text);
+    else readErrors.push({ field: name, error: 'must be an integer written in decimal digits' });
+  }
+  return { fields, readErrors };
+}
+
+/** The line a record starts on, from the line it ends on and its text (a quoted field may span lines). */
+function startLine(endLine: number, raw: string | undefined): number {
+  if (raw === undefined) return endLine;
+  const text = raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '');
+  let breaks = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
+  return endLine - breaks;
+}
+
+/**
+ * CSV (RFC 4180, UTF-8, optional byte order mark) with a header row of Lead field names, exact
+ * case. Nothing in the syntax is relaxed: a record with the wrong number of cells or a stray quote
+ * is rejected as a whole with field "" and the parser's message, and the next record is read.
+ * Blank lines are not records.
+ */
+export class CsvLeadRowSource extends FileRowSource {
+  async *rows(): AsyncIterable<ImportRow> {
+    const skipped: ImportRow[] = [];
+    const parser = this.openStream().pipe(
+      parse({
+        columns: true,
+        bom: true,
+        info: true,
+        raw: true,
+        skip_empty_lines: true,
+        skip_records_with_error: true,
+        on_skip: (error: CsvError | undefined, raw: string | undefined) => {
+          if (!error) return;
+          const line = startLine((error as CsvError & { lines?: number }).lines ?? 0, raw);
+          skipped.push(unreadable(line, raw ?? null, error.message));
+        },
+      }),
+    );
+    for await (const { record, info, raw } of parser as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+      raw: string;
+    }>) {
+      const line = startLine(info.lines, raw);
+      while (skipped.length > 0 && skipped[0]!.line < line) yield skipped.shift()!;
+      const { fields, readErrors } = typeCsvRecord(record);
+      yield { line, fields, original: record, readErrors };
+    }
+    yield* skipped;
+  }
+}
+
+/**
+ * `<path>.rejected.ndjson` (X13): one JSON object a line, `{"line", "message", "errors", "row"}`.
+ * The file is created with the first rejected row, replacing the one of an earlier run; a run
+ * that rejects nothing leaves no such file (an earlier run's is removed, it would mislead).
+ * Lines are buffered and written 64 KiB at a time.
+ */
+export class NdjsonRejectedRowSink extends RejectedRowSink {
+  private file: FileHandle | undefined;
+  private buffer: string[] = [];
+  private buffered = 0;
+
+  constructor(private readonly path: string) {
+    super();
+  }
+
+  async write(row: RejectedRow): Promise<void> {
+    const text = `${JSON.stringify({ line: row.line, message: row.message, errors: row.errors, row: row.row })}\n`;
+    this.file ??= await open(this.path, 'w');
+    this.buffer.push(text);
+    this.buffered += text.length;
+    if (this.buffered >= 64 * 1024) await this.flush();
+  }
+
+  async close(): Promise<string | null> {
+    if (!this.file) {
+      await rm(this.path, { force: true });
+      return null;
+    }
+    try {
+      await this.flush();
+    } finally {
+      await this.file.close();
+    }
+    return this.path;
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.buffer.join('');
+    this.buffer = [];
+    this.buffered = 0;
+    await this.file!.write(text);
+  }
+}
