@@ -59,8 +59,8 @@ class ArraySource extends LeadRowSource {
   constructor(private readonly list: ImportRow[]) {
     super();
   }
-  async *rows(): AsyncIterable<ImportRow> {
-    for (const row of this.list) yield row;
+  async *rows(): AsyncIterable<ImportRow[]> {
+    for (let i = 0; i < this.list.length; i += 2) yield this.list.slice(i, i + 2);
   }
   position() {
     return { bytesRead: 0, totalBytes: 0 };

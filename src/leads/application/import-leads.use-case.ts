@@ -5,6 +5,7 @@ import { Clock } from '../../shared/domain/clock';
 import { DomainError, FieldError, NotFoundError } from '../../shared/domain/domain-error';
 import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
 import { Lead } from '../domain/lead';
+import { LeadDetails } from '../domain/lead-details';
 import {
   ImportCounts,
   ImportProgress,
@@ -72,7 +73,9 @@ interface Run {
   rejected: number;
 }
 
-const PROGRESS_EVERY = 256;
+function rejection(row: ImportRow, message: RejectionMessage, errors: FieldError[]): Entry {
+  return { row, rejection: { message, errors } };
+}
 
 /**
  * X13: leads of one partner from a file, each row checked by the rules of POST leads (D13-D17,
@@ -109,11 +112,13 @@ export class ImportLeadsUseCase {
     };
     let rejectedFile: string | null;
     try {
-      for await (const row of command.source.rows()) {
-        run.rows += 1;
-        run.batch.push(this.check(row, run));
-        if (run.batch.length >= this.settings.batchSize) await this.flush(run);
-        else if (run.rows % PROGRESS_EVERY === 0) command.progress.update(this.counts(run));
+      for await (const rows of command.source.rows()) {
+        for (const row of rows) {
+          run.rows += 1;
+          run.batch.push(this.check(row, run));
+          if (run.batch.length >= this.settings.batchSize) await this.flush(run);
+        }
+        command.progress.update(this.counts(run));
       }
       await this.flush(run);
     } catch (error) {
@@ -140,33 +145,50 @@ export class ImportLeadsUseCase {
 
   /** What POST leads would answer for this row, in its order: shape and options, the domain, D27. */
   private check(row: ImportRow, run: Run): Entry {
-    const reject = (message: RejectionMessage, errors: FieldError[]): Entry => ({
-      row,
-      rejection: { message, errors },
-    });
-    if (row.fields === null) return reject('INVALID_REQUEST', row.readErrors);
-    const { details, errors: shapeErrors } = this.validator.validate(row.fields);
-    const errors = [...shapeErrors];
-    const refused = (field: string) => errors.some((e) => e.field === field);
-    for (const error of row.readErrors) if (!refused(error.field)) errors.push(error);
-    for (const kind of ['source', 'status'] as const) {
-      const id = details[kind];
-      if (typeof id === 'number' && !run.optionIds[kind].has(id) && !refused(kind))
-        errors.push(unknownOptionError(kind));
+    if (row.fields === null) return rejection(row, 'INVALID_REQUEST', row.readErrors);
+    const { details, errors } = this.validator.validate(row.fields);
+    if (errors.length > 0 || row.readErrors.length > 0 || !this.knownOptions(details, run)) {
+      return rejection(row, 'VALIDATION_FAILED', this.allErrors(errors, row.readErrors, details, run));
     }
-    if (errors.length > 0) return reject('VALIDATION_FAILED', errors);
     let lead: Lead;
     try {
       const { vendorId, partnerId } = run.command;
       lead = Lead.submit({ vendorId, partnerId, details }, this.clock.now());
     } catch (error) {
-      if (error instanceof DomainError) return reject('VALIDATION_FAILED', error.fieldErrors);
+      if (error instanceof DomainError) return rejection(row, 'VALIDATION_FAILED', error.fieldErrors);
       throw error;
     }
     // D27 inside the file: the later occurrence is the duplicate, as if the rows were posted in order.
-    if (run.emails.has(lead.emailNormalized)) return reject('DUPLICATE_ENTRY', emailTaken().fieldErrors);
-    run.emails.add(lead.emailNormalized);
+    const email = lead.emailNormalized;
+    if (run.emails.has(email)) return rejection(row, 'DUPLICATE_ENTRY', emailTaken().fieldErrors);
+    run.emails.add(email);
     return { row, lead };
+  }
+
+  private knownOptions(details: Partial<LeadDetails>, run: Run): boolean {
+    const { source, status } = details;
+    return (
+      (typeof source !== 'number' || run.optionIds.source.has(source)) &&
+      (typeof status !== 'number' || run.optionIds.status.has(status))
+    );
+  }
+
+  /** One error per field, like POST: the shape's first, then the reader's, then D15's. */
+  private allErrors(
+    shapeErrors: FieldError[],
+    readErrors: FieldError[],
+    details: Partial<LeadDetails>,
+    run: Run,
+  ): FieldError[] {
+    const errors = [...shapeErrors];
+    const refused = (field: string) => errors.some((e) => e.field === field);
+    for (const error of readErrors) if (!refused(error.field)) errors.push(error);
+    for (const kind of ['source', 'status'] as const) {
+      const id = details[kind];
+      if (typeof id === 'number' && !run.optionIds[kind].has(id) && !refused(kind))
+        errors.push(unknownOptionError(kind));
+    }
+    return errors;
   }
 
   /** Commits the batch's leads in one transaction, then records its rejected rows in line order. */

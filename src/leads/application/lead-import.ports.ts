@@ -24,8 +24,11 @@ export interface ImportRow {
 }
 
 export abstract class LeadRowSource {
-  /** The rows in file order, read as they are consumed (the file is never held whole). */
-  abstract rows(): AsyncIterable<ImportRow>;
+  /**
+   * The rows in file order, a chunk at a time as the file is read (never the whole file). Chunks,
+   * not single rows: a million awaits of an async iterator cost seconds.
+   */
+  abstract rows(): AsyncIterable<readonly ImportRow[]>;
   /** How far the reading is, for the progress display: bytes read so far, and of the whole file. */
   abstract position(): { bytesRead: number; totalBytes: number };
 }

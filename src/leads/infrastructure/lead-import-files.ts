@@ -1,7 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { createInterface } from 'node:readline';
 import { CsvError, parse } from 'csv-parse';
 import { FieldError } from '../../shared/domain/domain-error';
 import { ImportRow, LeadRowSource, RejectedRow, RejectedRowSink } from '../application/lead-import.ports';
@@ -59,33 +58,57 @@ const unreadable = (line: number, original: unknown, error: string): ImportRow =
   readErrors: [{ field: '', error }],
 });
 
+/** One NDJSON line as a row; null for a blank line, which is not a row. */
+function ndjsonRow(text: string, line: number): ImportRow | null {
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return unreadable(line, text, `not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return unreadable(line, value, 'must be a JSON object');
+  }
+  return { line, fields: value as Record<string, unknown>, original: value, readErrors: [] };
+}
+
+const NEWLINE = 0x0a;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /**
  * NDJSON / JSON Lines: one JSON object per line, exactly as POST leads' body (D16, D17: JSON types
  * are kept, a wrong one is the validation's error). A line that is not JSON, or JSON that is not an
  * object, is rejected as a whole with field "" (POST answers such a body INVALID_REQUEST). Blank
- * lines are not rows; a UTF-8 byte order mark is skipped.
+ * lines are not rows; a UTF-8 byte order mark and CR of CRLF line ends are dropped.
+ *
+ * Lines are cut on the newline byte of each block read (UTF-8 never has that byte inside a
+ * character), each block's rows yielded together.
  */
 export class NdjsonLeadRowSource extends FileRowSource {
-  async *rows(): AsyncIterable<ImportRow> {
-    const lines = createInterface({ input: this.openStream(), crlfDelay: Infinity });
+  async *rows(): AsyncIterable<ImportRow[]> {
     let line = 0;
-    for await (const raw of lines) {
+    let rest: Buffer | null = null;
+    const rowOf = (data: Buffer, start: number, end: number): ImportRow | null => {
       line += 1;
-      const text = line === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-      if (text.trim() === '') continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch (error) {
-        yield unreadable(line, text, `not valid JSON: ${(error as Error).message}`);
-        continue;
+      if (line === 1 && data.subarray(start, start + 3).equals(UTF8_BOM)) start += 3;
+      if (end > start && data[end - 1] === 0x0d) end -= 1;
+      return ndjsonRow(data.toString('utf8', start, end), line);
+    };
+    for await (const chunk of this.openStream() as AsyncIterable<Buffer>) {
+      const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const rows: ImportRow[] = [];
+      let start = 0;
+      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
+        const row = rowOf(data, start, end);
+        if (row) rows.push(row);
+        start = end + 1;
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        yield unreadable(line, value, 'must be a JSON object');
-        continue;
-      }
-      yield { line, fields: value as Record<string, unknown>, original: value, readErrors: [] };
+      rest = start < data.length ? data.subarray(start) : null;
+      if (rows.length > 0) yield rows;
     }
+    const last = rest ? rowOf(rest, 0, rest.length) : null;
+    if (last) yield [last];
   }
 }
 
@@ -126,41 +149,62 @@ function startLine(endLine: number, raw: string | undefined): number {
   return endLine - breaks;
 }
 
+interface CsvRecord {
+  record: Record<string, string>;
+  info: { lines: number };
+  raw: string;
+}
+
+function csvRow({ record, info, raw }: CsvRecord): ImportRow {
+  const { fields, readErrors } = typeCsvRecord(record);
+  return { line: startLine(info.lines, raw), fields, original: record, readErrors };
+}
+
+const byLine = (a: ImportRow, b: ImportRow) => a.line - b.line;
+
 /**
  * CSV (RFC 4180, UTF-8, optional byte order mark) with a header row of Lead field names, exact
  * case. Nothing in the syntax is relaxed: a record with the wrong number of cells or a stray quote
  * is rejected as a whole with field "" and the parser's message, and the next record is read.
  * Blank lines are not records.
+ *
+ * Each block of the file is written to the parser and its records read back at once (csv-parse
+ * parses a block synchronously); a record the parser skips is reported through on_skip meanwhile,
+ * so a block's rows are put back in line order before they are yielded.
  */
 export class CsvLeadRowSource extends FileRowSource {
-  async *rows(): AsyncIterable<ImportRow> {
-    const skipped: ImportRow[] = [];
-    const parser = this.openStream().pipe(
-      parse({
-        columns: true,
-        bom: true,
-        info: true,
-        raw: true,
-        skip_empty_lines: true,
-        skip_records_with_error: true,
-        on_skip: (error: CsvError | undefined, raw: string | undefined) => {
-          if (!error) return;
-          const line = startLine((error as CsvError & { lines?: number }).lines ?? 0, raw);
-          skipped.push(unreadable(line, raw ?? null, error.message));
-        },
-      }),
-    );
-    for await (const { record, info, raw } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number };
-      raw: string;
-    }>) {
-      const line = startLine(info.lines, raw);
-      while (skipped.length > 0 && skipped[0]!.line < line) yield skipped.shift()!;
-      const { fields, readErrors } = typeCsvRecord(record);
-      yield { line, fields, original: record, readErrors };
+  async *rows(): AsyncIterable<ImportRow[]> {
+    const ready: ImportRow[] = [];
+    const parser = parse({
+      columns: true,
+      bom: true,
+      info: true,
+      raw: true,
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error: CsvError | undefined, raw: string | undefined) => {
+        if (!error) return;
+        const line = startLine((error as CsvError & { lines?: number }).lines ?? 0, raw);
+        ready.push(unreadable(line, raw ?? null, error.message));
+      },
+    });
+    let failure: Error | undefined;
+    parser.on('error', (error) => (failure = error));
+    const readAll = () => {
+      if (failure) throw failure;
+      for (let record = parser.read() as CsvRecord | null; record !== null; record = parser.read())
+        ready.push(csvRow(record));
+      return ready.splice(0).sort(byLine);
+    };
+    for await (const chunk of this.openStream() as AsyncIterable<Buffer>) {
+      parser.write(chunk);
+      const rows = readAll();
+      if (rows.length > 0) yield rows;
     }
-    yield* skipped;
+    parser.end();
+    for await (const record of parser as AsyncIterable<CsvRecord>) ready.push(csvRow(record));
+    const rows = ready.splice(0).sort(byLine);
+    if (rows.length > 0) yield rows;
   }
 }
 
