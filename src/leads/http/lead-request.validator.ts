@@ -16,15 +16,32 @@ import { LeadBody } from './lead.dtos';
 
 const hasOwn = (body: object, field: string) => Object.prototype.hasOwnProperty.call(body, field);
 
+/** D14: at most `max` code points (a string no longer in UTF-16 units needs no count), well formed. */
 function isText(value: unknown, max: number): value is string {
-  return typeof value === 'string' && codePointLength(value) <= max && isWellFormedText(value);
+  return (
+    typeof value === 'string' &&
+    (value.length <= max || codePointLength(value) <= max) &&
+    isWellFormedText(value)
+  );
 }
 
 function isIntegerIn(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 }
 
-const absent = (value: unknown) => value === null || value === undefined;
+type Accepts = (value: unknown) => boolean;
+const shortText: Accepts = (value) => isText(value, SHORT_TEXT);
+const longText: Accepts = (value) => isText(value, LONG_TEXT);
+const optionId: Accepts = (value) => isIntegerIn(value, 1, MAX_ID);
+const leadAge: Accepts = (value) => isIntegerIn(value, 0, LEAD_AGE_MAX);
+
+/** LeadBody's optional fields (IsOptional: null or absent passes) and what a present value must be. */
+const OPTIONAL_FIELDS: readonly (readonly [string, Accepts])[] = [
+  ...OPTIONAL_TEXT_FIELDS.map((field) => [field, shortText] as const),
+  ...LONG_TEXT_FIELDS.map((field) => [field, longText] as const),
+  ...ID_FIELDS.map((field) => [field, optionId] as const),
+  ['leadAge', leadAge],
+];
 
 /**
  * The details of a body that LeadBody's decorators certainly accept, checked with the same
@@ -40,17 +57,12 @@ function acceptedAsIs(body: Record<string, unknown>): Partial<LeadDetails> | nul
     details[field] = value;
   }
   if (!isEmail(details.emailAddress, {})) return null;
-  const optional = (field: string, accepts: (value: unknown) => boolean): boolean => {
-    if (!hasOwn(body, field)) return true;
+  for (const [field, accepts] of OPTIONAL_FIELDS) {
+    if (!hasOwn(body, field)) continue;
     const value = body[field];
-    if (!absent(value) && !accepts(value)) return false;
+    if (value !== null && value !== undefined && !accepts(value)) return null;
     details[field] = value;
-    return true;
-  };
-  for (const field of OPTIONAL_TEXT_FIELDS) if (!optional(field, (v) => isText(v, SHORT_TEXT))) return null;
-  for (const field of LONG_TEXT_FIELDS) if (!optional(field, (v) => isText(v, LONG_TEXT))) return null;
-  for (const field of ID_FIELDS) if (!optional(field, (v) => isIntegerIn(v, 1, MAX_ID))) return null;
-  if (!optional('leadAge', (v) => isIntegerIn(v, 0, LEAD_AGE_MAX))) return null;
+  }
   return details as Partial<LeadDetails>;
 }
 

@@ -19,15 +19,17 @@ const placeholders = (count: number) => Array.from({ length: count }, () => '?')
  * repository (EntitySql) and the same maintained counts (LeadCounts), so an imported lead cannot
  * be told from one created over the API.
  *
- * - D27 is checked per chunk of emails with one SELECT on ux_leads_partner_email. A create over
- *   the API committed between that SELECT and the INSERT still trips the unique index: the one
- *   refused row is a duplicate and the others are inserted (a failed statement is undone alone on
- *   both engines; the transaction goes on).
+ * - D27: the unique index ux_leads_partner_email decides; a refused row is a duplicate and the
+ *   others are stored (a failed statement is undone alone on both engines, the transaction goes
+ *   on), so a create over the API that races the import costs only that row.
  * - SQLite: the prepared single-row INSERT in a loop; with no round trips it is as fast as a
- *   multi-row statement and gives each id exactly (lastInsertRowid).
- * - MySQL: multi-row INSERTs of 500 rows (one round trip each), the new ids read back by email
- *   from the unique index rather than computed from insertId: consecutive ids are not promised
- *   under innodb_autoinc_lock_mode=2 with an auto_increment_increment other than 1 (Galera).
+ *   multi-row statement and gives each id exactly (lastInsertRowid). A duplicate costs one failed
+ *   INSERT, no more than a lookup would, so there is none.
+ * - MySQL: the emails already there are looked up first (one SELECT per 500), since a duplicate
+ *   inside a multi-row INSERT undoes all 500 rows and sends them again one by one; then INSERTs of
+ *   500 rows (one round trip each), the new ids read back by email from the unique index rather
+ *   than computed from insertId: consecutive ids are not promised under innodb_autoinc_lock_mode=2
+ *   with an auto_increment_increment other than 1 (Galera).
  */
 @Injectable()
 export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
@@ -50,17 +52,17 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
 
   async write(vendorId: number, partnerId: number, leads: readonly Lead[]): Promise<(number | null)[]> {
     const ids: (number | null)[] = leads.map(() => null);
-    const emails = leads.map((lead) => lead.emailNormalized);
-    const taken = await this.existingEmails(vendorId, partnerId, emails);
-    const fresh = leads.map((_, i) => i).filter((i) => !taken.has(emails[i]!));
     if (this.db.engine === 'mysql') {
+      const emails = leads.map((lead) => lead.emailNormalized);
+      const taken = await this.existingEmails(vendorId, partnerId, emails);
+      const fresh = leads.map((_, i) => i).filter((i) => !taken.has(emails[i]!));
       for (let start = 0; start < fresh.length; start += CHUNK) {
         const chunk = fresh.slice(start, start + CHUNK);
         await this.insertMany(vendorId, partnerId, leads, emails, chunk, ids);
       }
     } else {
       await this.checkpointLess();
-      for (const i of fresh) ids[i] = await this.insertOne(leads[i]!);
+      for (let i = 0; i < leads.length; i++) ids[i] = await this.insertOne(leads[i]!);
     }
     await this.count(vendorId, partnerId, leads, ids);
     return ids;
