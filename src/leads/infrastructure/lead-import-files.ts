@@ -140,24 +140,42 @@ export function typeCsvRecord(record: Record<string, string>): {
   return { fields, readErrors };
 }
 
-/** The line a record starts on, from the line it ends on and its text (a quoted field may span lines). */
-function startLine(endLine: number, raw: string | undefined): number {
-  if (raw === undefined) return endLine;
-  const text = raw.replace(/^(?:\r?\n)+/, '').replace(/\r?\n$/, '');
-  let breaks = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) breaks += 1;
-  return endLine - breaks;
+function count(text: string, char: string): number {
+  let found = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) found += 1;
+  return found;
 }
 
+/**
+ * Lines of a CSV file as an editor numbers them (a line ends with LF or CRLF). csv-parse tells the
+ * line a record ends on, counting a CR inside a quoted cell as a line of its own (a CRLF as two):
+ * the CRs of the cells read so far are taken off, then the record's own LFs.
+ */
+class CsvLines {
+  private carriageReturns = 0;
+
+  recordStart(endLine: number, record: Record<string, string>): number {
+    let newlines = 0;
+    for (const name of Object.keys(record)) {
+      const text = record[name]!;
+      if (text.length === 0) continue;
+      this.carriageReturns += count(text, '\r');
+      newlines += count(text, '\n');
+    }
+    return endLine - this.carriageReturns - newlines;
+  }
+
+  /** A skipped record has no cells; its text says how many lines it spans. */
+  skippedStart(endLine: number, raw: string | undefined): number {
+    const text = (raw ?? '').replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
+    return endLine - this.carriageReturns - count(text, '\n');
+  }
+}
+
+/** A record as csv-parse's on_record hands it on: its cells and the line it starts on. */
 interface CsvRecord {
   record: Record<string, string>;
-  info: { lines: number };
-  raw: string;
-}
-
-function csvRow({ record, info, raw }: CsvRecord): ImportRow {
-  const { fields, readErrors } = typeCsvRecord(record);
-  return { line: startLine(info.lines, raw), fields, original: record, readErrors };
+  line: number;
 }
 
 const byLine = (a: ImportRow, b: ImportRow) => a.line - b.line;
@@ -175,17 +193,28 @@ const byLine = (a: ImportRow, b: ImportRow) => a.line - b.line;
 export class CsvLeadRowSource extends FileRowSource {
   async *rows(): AsyncIterable<ImportRow[]> {
     const ready: ImportRow[] = [];
+    const lines = new CsvLines();
+    const rowOf = ({ record, line }: CsvRecord): ImportRow => {
+      const { fields, readErrors } = typeCsvRecord(record);
+      return { line, fields, original: record, readErrors };
+    };
     const parser = parse({
       columns: true,
       bom: true,
-      info: true,
       raw: true,
+      // while parsing, in file order with on_skip: the CR count of CsvLines is kept in that order
+      on_record: ({ record }: { record: Record<string, string> }, context: { lines: number }): CsvRecord => ({
+        record,
+        line: lines.recordStart(context.lines, record),
+      }),
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (error: CsvError | undefined, raw: string | undefined) => {
         if (!error) return;
-        const line = startLine((error as CsvError & { lines?: number }).lines ?? 0, raw);
-        ready.push(unreadable(line, raw ?? null, error.message));
+        const line = lines.skippedStart((error as CsvError & { lines?: number }).lines ?? 0, raw);
+        // csv-parse's message names its own line count; the row carries the right one
+        const message = error.message.replace(/,? (?:on|at) line \d+/, '');
+        ready.push(unreadable(line, raw?.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '') ?? null, message));
       },
     });
     let failure: Error | undefined;
@@ -193,7 +222,7 @@ export class CsvLeadRowSource extends FileRowSource {
     const readAll = () => {
       if (failure) throw failure;
       for (let record = parser.read() as CsvRecord | null; record !== null; record = parser.read())
-        ready.push(csvRow(record));
+        ready.push(rowOf(record));
       return ready.splice(0).sort(byLine);
     };
     for await (const chunk of this.openStream() as AsyncIterable<Buffer>) {
@@ -202,7 +231,7 @@ export class CsvLeadRowSource extends FileRowSource {
       if (rows.length > 0) yield rows;
     }
     parser.end();
-    for await (const record of parser as AsyncIterable<CsvRecord>) ready.push(csvRow(record));
+    for await (const record of parser as AsyncIterable<CsvRecord>) ready.push(rowOf(record));
     const rows = ready.splice(0).sort(byLine);
     if (rows.length > 0) yield rows;
   }
