@@ -44,10 +44,12 @@ abstract class FileRowSource extends LeadRowSource {
     return { bytesRead: this.bytesRead, totalBytes: this.totalBytes };
   }
 
-  protected openStream() {
-    const stream = createReadStream(this.path, { highWaterMark: 256 * 1024 });
-    stream.on('data', (chunk) => (this.bytesRead += chunk.length));
-    return stream;
+  /** The file's blocks, in order, each counted as read. */
+  protected async *blocks(): AsyncIterable<Buffer> {
+    for await (const block of createReadStream(this.path, { highWaterMark: 256 * 1024 })) {
+      this.bytesRead += (block as Buffer).length;
+      yield block as Buffer;
+    }
   }
 }
 
@@ -95,7 +97,7 @@ export class NdjsonLeadRowSource extends FileRowSource {
       if (end > start && data[end - 1] === 0x0d) end -= 1;
       return ndjsonRow(data.toString('utf8', start, end), line);
     };
-    for await (const chunk of this.openStream() as AsyncIterable<Buffer>) {
+    for await (const chunk of this.blocks()) {
       const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
       const rows: ImportRow[] = [];
       let start = 0;
@@ -225,7 +227,7 @@ export class CsvLeadRowSource extends FileRowSource {
         ready.push(rowOf(record));
       return ready.splice(0).sort(byLine);
     };
-    for await (const chunk of this.openStream() as AsyncIterable<Buffer>) {
+    for await (const chunk of this.blocks()) {
       parser.write(chunk);
       const rows = readAll();
       if (rows.length > 0) yield rows;
