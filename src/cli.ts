@@ -7,10 +7,11 @@ import { AppLogger } from './shared/logging.module';
 import { ConfigError } from './config/app-config';
 import { CliCommand, CliUsageError } from './shared/cli/cli-command';
 import { DomainError } from './shared/domain/domain-error';
+import { leadCommands } from './leads/cli/lead.commands';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
 import { vendorCommands } from './vendors/cli/vendor.commands';
 
-export const commands: CliCommand[] = [...vendorCommands, ...databaseCommands];
+export const commands: CliCommand[] = [...vendorCommands, ...leadCommands, ...databaseCommands];
 
 export interface CliOutput {
   stdout(text: string): void;

@@ -4,7 +4,6 @@ import { MailModule } from '../mail/mail.module';
 import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
 import { InvitePartnerUseCase } from './application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
-import { PartnerAccess } from './application/partner-access';
 import { PartnerInviter } from './application/partner-inviter';
 import {
   InvitationRepository,
@@ -26,7 +25,7 @@ import {
   TypeOrmPartnerUserRepository,
   TypeOrmVendorDirectory,
 } from './infrastructure/typeorm-partner.repositories';
-import { TypeOrmPartnerAccess } from './infrastructure/typeorm-partner-access';
+import { PartnerAccessModule } from './partner-access.module';
 
 /** Partners, partner users and the vendor connection (api.md endpoints 1-4). See README.md. */
 @Module({
@@ -38,10 +37,10 @@ import { TypeOrmPartnerAccess } from './infrastructure/typeorm-partner-access';
       InvitationOrmEntity,
     ]),
     MailModule,
+    PartnerAccessModule,
   ],
   controllers: [PartnersController],
   providers: [
-    { provide: PartnerAccess, useClass: TypeOrmPartnerAccess },
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
     { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },
@@ -52,6 +51,6 @@ import { TypeOrmPartnerAccess } from './infrastructure/typeorm-partner-access';
     AddPartnerUsersUseCase,
     ListPartnerUsersUseCase,
   ],
-  exports: [PartnerAccess],
+  exports: [PartnerAccessModule],
 })
 export class PartnersModule {}

@@ -9,6 +9,11 @@ export interface LeadOptionFields {
   status?: unknown;
 }
 
+/** D15: the error of a `source`/`status` that is not one of the vendor's options of that kind. */
+export function unknownOptionError(kind: 'source' | 'status'): FieldError {
+  return { field: kind, error: `must be the id of one of the vendor's lead ${kind} values` };
+}
+
 /**
  * D15: `source` and `status` must be ids of the caller's vendor's lead options of the matching
  * kind. Another vendor's option, an option of the other kind or an unknown id is VALIDATION_FAILED
@@ -28,8 +33,7 @@ export class LeadOptionCheck {
       const id = fields[kind];
       if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) continue;
       const found = await this.uow.read(() => this.options.findForVendor(vendorId, kind, [id]));
-      if (found.length === 0)
-        errors.push({ field: kind, error: `must be the id of one of the vendor's lead ${kind} values` });
+      if (found.length === 0) errors.push(unknownOptionError(kind));
     }
     return errors;
   }

@@ -9,7 +9,8 @@ import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
 
-const emailTaken = () =>
+/** D27, shared with the bulk import so both answer a duplicate alike. */
+export const emailTaken = () =>
   new DuplicateEntryError('emailAddress', 'a lead with this email address already exists for this partner');
 
 /** api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body. */

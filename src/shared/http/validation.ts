@@ -51,6 +51,10 @@ class MaxCodePointsConstraint implements ValidatorConstraintInterface {
 
 const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+export function isWellFormedText(value: string): boolean {
+  return !UNPAIRED_SURROGATE.test(value);
+}
+
 /**
  * D14 stores strings exactly as sent; an unpaired UTF-16 surrogate (`"\ud800"`) cannot be stored in
  * UTF-8 as sent, so it is refused instead of being silently replaced.
@@ -58,7 +62,7 @@ const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 @ValidatorConstraint({ name: 'wellFormedText' })
 class WellFormedTextConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value !== 'string' || !UNPAIRED_SURROGATE.test(value);
+    return typeof value !== 'string' || isWellFormedText(value);
   }
   defaultMessage(): string {
     return 'must be valid Unicode text (no unpaired surrogate)';

@@ -1,0 +1,284 @@
+import { createReadStream } from 'node:fs';
+import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { CsvError, parse } from 'csv-parse';
+import { FieldError } from '../../shared/domain/domain-error';
+import { ImportRow, LeadRowSource, RejectedRow, RejectedRowSink } from '../application/lead-import.ports';
+import { ID_FIELDS, WRITABLE_FIELDS } from '../domain/lead-details';
+
+/** X13's file formats, told apart by the file's extension. */
+export type LeadFileFormat = 'csv' | 'ndjson';
+
+export function leadFileFormatOf(path: string): LeadFileFormat | null {
+  const extension = extname(path).toLowerCase();
+  if (extension === '.csv') return 'csv';
+  if (extension === '.ndjson' || extension === '.jsonl') return 'ndjson';
+  return null;
+}
+
+/** Where the rejected rows of an import of `path` go (X13). */
+export function rejectedFileFor(path: string): string {
+  return `${path}.rejected.ndjson`;
+}
+
+/** The reader for the file; fails (ENOENT, EACCES, EISDIR) before anything is imported. */
+export async function openLeadRowSource(path: string, format: LeadFileFormat): Promise<LeadRowSource> {
+  const info = await stat(path);
+  if (!info.isFile()) throw new Error(`${path} is not a file`);
+  await access(path, constants.R_OK);
+  return format === 'csv' ? new CsvLeadRowSource(path, info.size) : new NdjsonLeadRowSource(path, info.size);
+}
+
+/** Reads the file as a stream of bytes and counts them for the progress display. */
+abstract class FileRowSource extends LeadRowSource {
+  private bytesRead = 0;
+
+  constructor(
+    protected readonly path: string,
+    private readonly totalBytes: number,
+  ) {
+    super();
+  }
+
+  position(): { bytesRead: number; totalBytes: number } {
+    return { bytesRead: this.bytesRead, totalBytes: this.totalBytes };
+  }
+
+  /** The file's blocks, in order, each counted as read. */
+  protected async *blocks(): AsyncIterable<Buffer> {
+    for await (const block of createReadStream(this.path, { highWaterMark: 256 * 1024 })) {
+      this.bytesRead += (block as Buffer).length;
+      yield block as Buffer;
+    }
+  }
+}
+
+const unreadable = (line: number, original: unknown, error: string): ImportRow => ({
+  line,
+  fields: null,
+  original,
+  readErrors: [{ field: '', error }],
+});
+
+/** One NDJSON line as a row; null for a blank line, which is not a row. */
+function ndjsonRow(text: string, line: number): ImportRow | null {
+  if (text.trim() === '') return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return unreadable(line, text, `not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return unreadable(line, value, 'must be a JSON object');
+  }
+  return { line, fields: value as Record<string, unknown>, original: value, readErrors: [] };
+}
+
+const NEWLINE = 0x0a;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * NDJSON / JSON Lines: one JSON object per line, exactly as POST leads' body (D16, D17: JSON types
+ * are kept, a wrong one is the validation's error). A line that is not JSON, or JSON that is not an
+ * object, is rejected as a whole with field "" (POST answers such a body INVALID_REQUEST). Blank
+ * lines are not rows; a UTF-8 byte order mark and CR of CRLF line ends are dropped.
+ *
+ * Lines are cut on the newline byte of each block read (UTF-8 never has that byte inside a
+ * character), each block's rows yielded together.
+ */
+export class NdjsonLeadRowSource extends FileRowSource {
+  async *rows(): AsyncIterable<ImportRow[]> {
+    let line = 0;
+    let rest: Buffer | null = null;
+    const rowOf = (data: Buffer, start: number, end: number): ImportRow | null => {
+      line += 1;
+      if (line === 1 && data.subarray(start, start + 3).equals(UTF8_BOM)) start += 3;
+      if (end > start && data[end - 1] === 0x0d) end -= 1;
+      return ndjsonRow(data.toString('utf8', start, end), line);
+    };
+    for await (const chunk of this.blocks()) {
+      const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+      const rows: ImportRow[] = [];
+      let start = 0;
+      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
+        const row = rowOf(data, start, end);
+        if (row) rows.push(row);
+        start = end + 1;
+      }
+      rest = start < data.length ? data.subarray(start) : null;
+      if (rows.length > 0) yield rows;
+    }
+    const last = rest ? rowOf(rest, 0, rest.length) : null;
+    if (last) yield [last];
+  }
+}
+
+const LEAD_FIELDS = new Set<string>(WRITABLE_FIELDS);
+const NUMBER_FIELDS = new Set<string>([...ID_FIELDS, 'leadAge']);
+const DIGITS = /^[0-9]+$/;
+
+/**
+ * A CSV cell is text, so the columns are typed here (X13):
+ * - an empty cell is a field left out (null); a blank one ("  ") is text, and blank is refused
+ *   where a value is required (D14);
+ * - `source`, `status` and `leadAge` written as plain decimal digits are numbers; anything else
+ *   in them is an error naming the field, and the field is left to that error;
+ * - every other column is text as written; columns that are not lead fields are ignored (D5).
+ */
+export function typeCsvRecord(record: Record<string, string>): {
+  fields: Record<string, unknown>;
+  readErrors: FieldError[];
+} {
+  const fields: Record<string, unknown> = {};
+  const readErrors: FieldError[] = [];
+  for (const name of Object.keys(record)) {
+    const text = record[name]!;
+    if (text === '' || !LEAD_FIELDS.has(name)) continue;
+    if (!NUMBER_FIELDS.has(name)) fields[name] = text;
+    else if (DIGITS.test(text)) fields[name] = Number(text);
+    else readErrors.push({ field: name, error: 'must be an integer written in decimal digits' });
+  }
+  return { fields, readErrors };
+}
+
+function count(text: string, char: string): number {
+  let found = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) found += 1;
+  return found;
+}
+
+/**
+ * Lines of a CSV file as an editor numbers them (a line ends with LF or CRLF). csv-parse tells the
+ * line a record ends on, counting a CR inside a quoted cell as a line of its own (a CRLF as two):
+ * the CRs of the cells read so far are taken off, then the record's own LFs.
+ */
+class CsvLines {
+  private carriageReturns = 0;
+
+  recordStart(endLine: number, record: Record<string, string>): number {
+    let newlines = 0;
+    for (const name of Object.keys(record)) {
+      const text = record[name]!;
+      if (text.length === 0) continue;
+      this.carriageReturns += count(text, '\r');
+      newlines += count(text, '\n');
+    }
+    return endLine - this.carriageReturns - newlines;
+  }
+
+  /** A skipped record has no cells; its text says how many lines it spans. */
+  skippedStart(endLine: number, raw: string | undefined): number {
+    const text = (raw ?? '').replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
+    return endLine - this.carriageReturns - count(text, '\n');
+  }
+}
+
+/** A record as csv-parse's on_record hands it on: its cells and the line it starts on. */
+interface CsvRecord {
+  record: Record<string, string>;
+  line: number;
+}
+
+const byLine = (a: ImportRow, b: ImportRow) => a.line - b.line;
+
+/**
+ * CSV (RFC 4180, UTF-8, optional byte order mark) with a header row of Lead field names, exact
+ * case. Nothing in the syntax is relaxed: a record with the wrong number of cells or a stray quote
+ * is rejected as a whole with field "" and the parser's message, and the next record is read.
+ * Blank lines are not records.
+ *
+ * Each block of the file is written to the parser and its records read back at once (csv-parse
+ * parses a block synchronously); a record the parser skips is reported through on_skip meanwhile,
+ * so a block's rows are put back in line order before they are yielded.
+ */
+export class CsvLeadRowSource extends FileRowSource {
+  async *rows(): AsyncIterable<ImportRow[]> {
+    const ready: ImportRow[] = [];
+    const lines = new CsvLines();
+    const rowOf = ({ record, line }: CsvRecord): ImportRow => {
+      const { fields, readErrors } = typeCsvRecord(record);
+      return { line, fields, original: record, readErrors };
+    };
+    const parser = parse({
+      columns: true,
+      bom: true,
+      raw: true,
+      // while parsing, in file order with on_skip: the CR count of CsvLines is kept in that order
+      on_record: ({ record }: { record: Record<string, string> }, context: { lines: number }): CsvRecord => ({
+        record,
+        line: lines.recordStart(context.lines, record),
+      }),
+      skip_empty_lines: true,
+      skip_records_with_error: true,
+      on_skip: (error: CsvError | undefined, raw: string | undefined) => {
+        if (!error) return;
+        const line = lines.skippedStart((error as CsvError & { lines?: number }).lines ?? 0, raw);
+        // csv-parse's message names its own line count; the row carries the right one
+        const message = error.message.replace(/,? (?:on|at) line \d+/, '');
+        ready.push(unreadable(line, raw?.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '') ?? null, message));
+      },
+    });
+    let failure: Error | undefined;
+    parser.on('error', (error) => (failure = error));
+    const readAll = () => {
+      if (failure) throw failure;
+      for (let record = parser.read() as CsvRecord | null; record !== null; record = parser.read())
+        ready.push(rowOf(record));
+      return ready.splice(0).sort(byLine);
+    };
+    for await (const chunk of this.blocks()) {
+      parser.write(chunk);
+      const rows = readAll();
+      if (rows.length > 0) yield rows;
+    }
+    parser.end();
+    for await (const record of parser as AsyncIterable<CsvRecord>) ready.push(rowOf(record));
+    const rows = ready.splice(0).sort(byLine);
+    if (rows.length > 0) yield rows;
+  }
+}
+
+/**
+ * `<path>.rejected.ndjson` (X13): one JSON object a line, `{"line", "message", "errors", "row"}`.
+ * The file is created with the first rejected row, replacing the one of an earlier run; a run
+ * that rejects nothing leaves no such file (an earlier run's is removed, it would mislead).
+ * Lines are buffered and written 64 KiB at a time.
+ */
+export class NdjsonRejectedRowSink extends RejectedRowSink {
+  private file: FileHandle | undefined;
+  private buffer: string[] = [];
+  private buffered = 0;
+
+  constructor(private readonly path: string) {
+    super();
+  }
+
+  async write(row: RejectedRow): Promise<void> {
+    const text = `${JSON.stringify({ line: row.line, message: row.message, errors: row.errors, row: row.row })}\n`;
+    this.file ??= await open(this.path, 'w');
+    this.buffer.push(text);
+    this.buffered += text.length;
+    if (this.buffered >= 64 * 1024) await this.flush();
+  }
+
+  async close(): Promise<string | null> {
+    if (!this.file) {
+      await rm(this.path, { force: true });
+      return null;
+    }
+    try {
+      await this.flush();
+    } finally {
+      await this.file.close();
+    }
+    return this.path;
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.buffer.join('');
+    this.buffer = [];
+    this.buffered = 0;
+    await this.file!.write(text);
+  }
+}

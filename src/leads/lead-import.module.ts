@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PartnerAccessModule } from '../partners/partner-access.module';
+import { VendorsModule } from '../vendors/vendors.module';
+import { ImportLeadsUseCase, LeadImportSettings } from './application/import-leads.use-case';
+import { LeadBatchWriter, LeadRequestValidator } from './application/lead-import.ports';
+import { ClassValidatorLeadRequestValidator } from './http/lead-request.validator';
+import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
+import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writer';
+
+/**
+ * The bulk import of leads (X13), for the admin CLI. Apart from LeadsModule so that the CLI gets
+ * it without the HTTP controllers and without PartnersModule, whose MailModule would start the
+ * mail dispatcher in the CLI process.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([LeadOrmEntity]), PartnerAccessModule, VendorsModule],
+  providers: [
+    ImportLeadsUseCase,
+    { provide: LeadImportSettings, useValue: new LeadImportSettings() },
+    { provide: LeadBatchWriter, useClass: TypeOrmLeadBatchWriter },
+    { provide: LeadRequestValidator, useClass: ClassValidatorLeadRequestValidator },
+  ],
+  exports: [ImportLeadsUseCase],
+})
+export class LeadImportModule {}

@@ -1,0 +1,148 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ImportRow } from '../../src/leads/application/lead-import.ports';
+import {
+  NdjsonRejectedRowSink,
+  leadFileFormatOf,
+  openLeadRowSource,
+  rejectedFileFor,
+} from '../../src/leads/infrastructure/lead-import-files';
+
+/** The file adapters of leads:import (X13): readers, line numbers, CSV typing, the rejected file. */
+describe('lead import files', () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), 'prm-files-'))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function read(name: string, content: string | Buffer): Promise<ImportRow[]> {
+    const path = join(dir, name);
+    writeFileSync(path, content);
+    const source = await openLeadRowSource(path, leadFileFormatOf(path)!);
+    const rows: ImportRow[] = [];
+    for await (const block of source.rows()) rows.push(...block);
+    expect(source.position()).toEqual({
+      bytesRead: Buffer.byteLength(content),
+      totalBytes: Buffer.byteLength(content),
+    });
+    return rows;
+  }
+
+  it('tells the format by the extension, in any case', () => {
+    expect(['a.csv', 'a.CSV', 'a.ndjson', 'a.JSONL', 'a.json', 'a', 'csv'].map(leadFileFormatOf)).toEqual([
+      'csv',
+      'csv',
+      'ndjson',
+      'ndjson',
+      null,
+      null,
+      null,
+    ]);
+    expect(rejectedFileFor('in/leads.csv')).toBe('in/leads.csv.rejected.ndjson');
+  });
+
+  it('NDJSON: BOM, CRLF, blank lines, a last line without newline, bad JSON and non-objects', async () => {
+    const rows = await read(
+      'a.ndjson',
+      '\uFEFF{"firstName":"Ä"}\r\n\r\n  \n{"a":1,\n[1]\nnull\n{"leadAge":3}',
+    );
+    expect(rows.map((r) => [r.line, r.fields, r.readErrors.map((e) => e.field)])).toEqual([
+      [1, { firstName: 'Ä' }, []],
+      [4, null, ['']],
+      [5, null, ['']],
+      [6, null, ['']],
+      [7, { leadAge: 3 }, []],
+    ]);
+    expect(rows[1]!.original).toBe('{"a":1,');
+    expect(rows[2]!.readErrors[0]!.error).toBe('must be a JSON object');
+  });
+
+  it('NDJSON: rows spanning read blocks and multi-byte characters cut by a block end', async () => {
+    const name = 'é'.repeat(200_000); // 400,000 bytes: more than one 256 KiB block
+    const rows = await read('big.ndjson', `${JSON.stringify({ firstName: name })}\n{"firstName":"x"}\n`);
+    expect(rows.map((r) => [r.line, (r.fields!.firstName as string).length])).toEqual([
+      [1, 200_000],
+      [2, 1],
+    ]);
+  });
+
+  it('CSV: typed cells, empty cells left out, unknown columns ignored (D5)', async () => {
+    const rows = await read(
+      'typed.csv',
+      'firstName,lastName,source,status,leadAge,colour\nAda,,7,007,12,red\n  ,x,-1,1.5,abc,\n',
+    );
+    expect(rows.map((r) => [r.line, r.fields, r.readErrors])).toEqual([
+      [2, { firstName: 'Ada', source: 7, status: 7, leadAge: 12 }, []],
+      [
+        3,
+        { firstName: '  ', lastName: 'x' },
+        ['source', 'status', 'leadAge'].map((field) => ({
+          field,
+          error: 'must be an integer written in decimal digits',
+        })),
+      ],
+    ]);
+    expect(rows[1]!.original).toEqual({
+      firstName: '  ',
+      lastName: 'x',
+      source: '-1',
+      status: '1.5',
+      leadAge: 'abc',
+      colour: '',
+    });
+  });
+
+  it.each([
+    ['LF', '\n'],
+    ['CRLF', '\r\n'],
+  ])(
+    'CSV with %s: the line each record starts on, across quoted line breaks and bad records',
+    async (_name, eol) => {
+      const csv = [
+        '\uFEFFfirstName,city',
+        `"two${eol}lines",a`,
+        'b,c',
+        'short',
+        '',
+        `"x${eol}${eol}y",d`,
+        'e,f',
+        '"open,g',
+      ].join(eol);
+      const rows = await read(`lines-${_name}.csv`, csv);
+      expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+        [2, `two${eol}lines`],
+        [4, 'b'],
+        [5, 'Invalid Record Length: columns length is 2, got 1'],
+        [7, `x${eol}${eol}y`],
+        [10, 'e'],
+        [11, expect.stringMatching(/^Quote Not Closed/)],
+      ]);
+      expect(rows[2]!.original).toBe('short');
+    },
+  );
+
+  it('the rejected file: created with the first row, one JSON object a line; none, and a stale one removed, without', async () => {
+    const path = join(dir, 'out.rejected.ndjson');
+    const sink = new NdjsonRejectedRowSink(path);
+    for (let line = 1; line <= 3000; line++) {
+      await sink.write({
+        line,
+        message: 'VALIDATION_FAILED',
+        errors: [{ field: 'x', error: 'é' }],
+        row: { line },
+      });
+    }
+    expect(await sink.close()).toBe(path);
+    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(3000);
+    expect(JSON.parse(lines[2999]!)).toEqual({
+      line: 3000,
+      message: 'VALIDATION_FAILED',
+      errors: [{ field: 'x', error: 'é' }],
+      row: { line: 3000 },
+    });
+
+    expect(await new NdjsonRejectedRowSink(path).close()).toBeNull();
+    expect(existsSync(path)).toBe(false);
+  });
+});
