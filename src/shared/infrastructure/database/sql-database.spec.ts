@@ -1,4 +1,7 @@
-import { dateFromRow, nullableDateFromRow, sqliteDateTime } from './sql-database';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { SqlDatabase, dateFromRow, nullableDateFromRow, sqliteDateTime } from './sql-database';
 
 describe('DATETIME values read back by hand-written SQL', () => {
   it.each([
@@ -16,5 +19,70 @@ describe('DATETIME values read back by hand-written SQL', () => {
     const date = new Date();
     expect(dateFromRow(date)).toBe(date);
     expect(nullableDateFromRow(null)).toBeNull();
+  });
+});
+
+/** A stand-in better-sqlite3 connection whose COMMIT fails, and which may refuse to roll back. */
+class FailingConnection {
+  readonly name = ':memory:';
+  inTransaction = false;
+  closed = false;
+  readonly executed: string[] = [];
+  constructor(private readonly refuseRollback = false) {}
+  pragma(): void {}
+  exec(sql: string): void {
+    this.executed.push(sql);
+    if (sql === 'BEGIN IMMEDIATE') this.inTransaction = true;
+    // A COMMIT refused for a deferred constraint keeps the transaction open (SQLite does so).
+    if (sql === 'COMMIT')
+      throw Object.assign(new Error('FOREIGN KEY constraint failed'), {
+        code: 'SQLITE_CONSTRAINT_FOREIGNKEY',
+      });
+    if (sql === 'ROLLBACK') {
+      if (this.refuseRollback) throw new Error('cannot rollback');
+      this.inTransaction = false;
+    }
+  }
+  close(): void {
+    this.closed = true;
+  }
+}
+
+function sqliteDatabase(connection: FailingConnection) {
+  const store = new Map<string, unknown>();
+  const cls = {
+    isActive: () => true,
+    get: (k: string) => store.get(k),
+    set: (k: string, v: unknown) => store.set(k, v),
+  };
+  const fresh = new FailingConnection();
+  const driver = { databaseConnection: connection as unknown, createDatabaseConnection: async () => fresh };
+  const dataSource = { options: { type: 'better-sqlite3' }, isInitialized: true, driver };
+  const db = new SqlDatabase(
+    {} as never,
+    cls as unknown as ClsService,
+    dataSource as unknown as DataSource,
+    { databaseTimeoutMs: 1000 } as AppConfig,
+  );
+  return { db, driver, fresh };
+}
+
+describe('SqlDatabase.sqliteTransaction after a failed COMMIT', () => {
+  it('rolls the connection back, so no later work runs inside the failed transaction', async () => {
+    const connection = new FailingConnection();
+    const { db, driver } = sqliteDatabase(connection);
+    await expect(db.sqliteTransaction(async () => 'done')).rejects.toThrow('FOREIGN KEY');
+    expect(connection.executed).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK']);
+    expect(connection.inTransaction).toBe(false);
+    expect(driver.databaseConnection).toBe(connection);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('replaces a connection that cannot leave its transaction', async () => {
+    const connection = new FailingConnection(true);
+    const { db, driver, fresh } = sqliteDatabase(connection);
+    await expect(db.sqliteTransaction(async () => 'done')).rejects.toThrow('FOREIGN KEY');
+    expect(connection.closed).toBe(true);
+    expect(driver.databaseConnection).toBe(fresh);
   });
 });

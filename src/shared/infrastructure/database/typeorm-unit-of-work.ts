@@ -58,8 +58,11 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   run<T>(work: () => Promise<T>): Promise<T> {
-    return this.inContext(() => {
-      if (this.sql.inTransaction) return work();
+    if (this.cls.isActive() && this.sql.inTransaction) return work();
+    // A context of its own: the transaction's state must be seen by this work and what it awaits,
+    // never by other work that happens to share an outer context (it would "join" a transaction
+    // that is not its own).
+    return this.cls.run(() => {
       return this.bounded((deadline) =>
         this.engine === 'sqlite'
           ? this.serialized(() => {
