@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import BetterSqlite3 from 'better-sqlite3';
 import { ClsService } from 'nestjs-cls';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { DatabaseEngine, engineOf, isQueryTimeout } from './database-engine';
 import { mysqlConnectionOptions } from './data-source-options';
@@ -94,8 +94,6 @@ interface MysqlPool {
  *   mode it sees exactly what is committed and never waits for a writer. An in-memory database has
  *   no second connection, so its reads share the writer's connection and queue.
  * - MySQL: prepared statements (`execute`) on the transaction's connection, or on the pool.
- *
- * `manager` is the TypeORM EntityManager of the same context, for the code that still uses it.
  */
 @Injectable()
 export class SqlDatabase implements OnApplicationShutdown {
@@ -133,10 +131,6 @@ export class SqlDatabase implements OnApplicationShutdown {
   /** Whether reads outside a transaction have a connection of their own (SQLite file databases). */
   get hasReadConnection(): boolean {
     return this.readConnection() !== null;
-  }
-
-  get manager(): EntityManager {
-    return this.txHost.tx;
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
