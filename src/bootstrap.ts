@@ -24,12 +24,15 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
   return app;
 }
 
-/** Listens on the public port and, unless MANAGEMENT_PORT is 0, on the management port. */
+/**
+ * Listens on the public port (HOST) and, unless MANAGEMENT_PORT is 0, on the management port at
+ * MANAGEMENT_HOST (X15: loopback by default, so health, metrics and docs are not public by accident).
+ */
 export async function listen(app: NestFastifyApplication): Promise<void> {
   const config = app.get(AppConfig);
   await app.listen({ port: config.port, host: config.host });
   if (config.managementPort !== 0) {
-    await app.get(ManagementServer).start(config.managementPort, config.host, openApiDocument(app));
+    await app.get(ManagementServer).start(config.managementPort, config.managementHost, openApiDocument(app));
   }
 }
 

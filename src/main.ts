@@ -32,9 +32,25 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
 }
 
+/** Errors of a database that cannot be reached or entered at start: one line, no stack (docs/operations.md). */
+const DATABASE_START_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ER_ACCESS_DENIED_ERROR',
+  'ER_BAD_DB_ERROR',
+  'SQLITE_CANTOPEN',
+]);
+
 main().catch((error: unknown) => {
+  const code = (error as { code?: unknown } | null)?.code;
   if (error instanceof ConfigError) {
     process.stderr.write(`${error.message}\n`);
+  } else if (typeof code === 'string' && DATABASE_START_ERRORS.has(code)) {
+    process.stderr.write(
+      `failed to start: the database cannot be used (${code}: ${(error as Error).message})\n`,
+    );
   } else {
     process.stderr.write(
       `failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,

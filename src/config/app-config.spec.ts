@@ -72,4 +72,10 @@ describe('parseConfig (runtime.md Environment)', () => {
     expect(config.http).toEqual({ headersTimeoutMs: 500, requestTimeoutMs: 500, maxConnections: 0 });
     expect(parseConfig({ HTTP_MAX_CONNECTIONS: '5000' }).http.maxConnections).toBe(5000);
   });
+
+  it('binds the management port to loopback unless MANAGEMENT_HOST says otherwise (X15)', () => {
+    expect(parseConfig({}).managementHost).toBe('127.0.0.1');
+    expect(parseConfig({ HOST: '0.0.0.0' }).managementHost).toBe('127.0.0.1');
+    expect(parseConfig({ MANAGEMENT_HOST: '0.0.0.0' }).managementHost).toBe('0.0.0.0');
+  });
 });

@@ -45,6 +45,8 @@ export class AppConfig {
     readonly http: HttpLimits = DEFAULT_HTTP_LIMITS,
     /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
     readonly databaseTimeoutMs: number = 5000,
+    /** X15: where the management port listens, apart from HOST; loopback unless said otherwise. */
+    readonly managementHost: string = '127.0.0.1',
   ) {}
 }
 
@@ -184,5 +186,6 @@ export function parseConfig(env: Env): AppConfig {
     logLevel,
     httpLimits(env),
     integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
+    read(env, 'MANAGEMENT_HOST') ?? '127.0.0.1',
   );
 }

@@ -52,6 +52,19 @@ describe('server process (node dist/main.js)', () => {
     expect(ready.status).toBe(200);
   });
 
+  it('listens for management on MANAGEMENT_HOST only, loopback 127.0.0.1 by default (X15)', async () => {
+    const elsewhere = server.managementUrl.replace('127.0.0.1', '127.0.0.2');
+    await expect(fetch(`${elsewhere}/healthz`)).rejects.toThrow();
+    const other = await startServer({ DATABASE_URL: scratch.url, MANAGEMENT_HOST: '127.0.0.2' });
+    try {
+      const moved = other.managementUrl.replace('127.0.0.1', '127.0.0.2');
+      expect((await fetch(`${moved}/healthz`)).status).toBe(200);
+      await expect(fetch(`${other.managementUrl}/healthz`)).rejects.toThrow();
+    } finally {
+      await other.stop('SIGKILL');
+    }
+  });
+
   it('refuses a revoked key from the next request on', async () => {
     const { apiKey: key } = cli({ DATABASE_URL: scratch.url }, 'api-keys:create', '--vendor', '1') as {
       apiKey: string;
@@ -84,6 +97,22 @@ describe('server process (node dist/main.js)', () => {
     expect(Date.now() - signalled).toBeLessThan(10_000);
     expect(server.output()).toContain('SIGTERM received');
   }, 20_000);
+
+  it('stops at start with one line, soon, when the database cannot be reached', () => {
+    const started = Date.now();
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: 'mysql://root@127.0.0.1:1/prm', MANAGEMENT_PORT: '0', PORT: '0' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.status).toBe(1);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toEqual([
+      expect.stringMatching(/^failed to start: the database cannot be used \(ECONNREFUSED/),
+    ]);
+  }, 40_000);
 
   it('stops at start with one line naming a bad variable', () => {
     for (const [name, value] of [

@@ -28,6 +28,9 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
         migrationsRun: false,
         migrations,
         logging: false,
+        // a database that cannot be reached at start ends the process soon, with one line (main.ts)
+        retryAttempts: 2,
+        retryDelay: 1000,
       }),
     }),
     // Plugins only: ClsModule.forRoot would also mount a global (no-op) guard and interceptor,
