@@ -1,5 +1,6 @@
 import { ProbeController } from '../support/probe.controller';
 import { ISO_DATETIME, TestApp, createTestApp, createVendor } from '../support/test-app';
+import { MAX_NESTING } from '../../src/shared/http/json-body';
 
 /**
  * The HTTP edge every endpoint shares (success envelope, error shape, body handling, validation),
@@ -83,6 +84,26 @@ describe('HTTP edge', () => {
         400,
         'INVALID_REQUEST',
       );
+    });
+
+    /** `{"name": ..., "deep": [[...]]}` nested `depth` levels in all, the outer object included. */
+    const nested = (depth: number) =>
+      `{"name":"Ada","email":"ada@example.com","items":[{"firstName":"Bo","emailAddress":"bo@example.com"}],"deep":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`;
+
+    it(`accepts a body nested ${MAX_NESTING} levels, and answers a deeper one 400 INVALID_REQUEST, never a 500`, async () => {
+      expect((await post('5').set('Content-Type', 'application/json').send(nested(MAX_NESTING))).status).toBe(
+        200,
+      );
+      for (const depth of [MAX_NESTING + 1, 5000, 100_000]) {
+        const response = await post('5').set('Content-Type', 'application/json').send(nested(depth));
+        expectStandardError(response, 400, 'INVALID_REQUEST');
+      }
+      const lead = await t.http
+        .post('/api/v1/vendors/partners/1/leads')
+        .set('X-API-KEY', apiKey)
+        .set('Content-Type', 'application/json')
+        .send(`{"firstName":${'['.repeat(3000)}${']'.repeat(3000)}}`);
+      expectStandardError(lead, 400, 'INVALID_REQUEST');
     });
 
     it('answers a body sent with another Content-Type with 400 INVALID_REQUEST', async () => {

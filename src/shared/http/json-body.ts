@@ -72,6 +72,29 @@ function readBody(
 }
 
 /**
+ * How deep a JSON body may nest (objects and arrays). A lead or partner body is at most 3 levels
+ * deep; a body nested ~1,300 levels overflowed the stack of the object mapper (a 500), even in a
+ * field that is otherwise ignored. Deeper is INVALID_REQUEST, like a body that is not JSON.
+ */
+export const MAX_NESTING = 32;
+
+/** The nesting depth of a parsed JSON value, without recursion (so a deep value cannot overflow here). */
+function nestingDepth(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (depth > deepest) deepest = depth;
+    if (deepest > MAX_NESTING) return deepest;
+    for (const child of Object.values(current as object)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
+
+/**
  * Replaces fastify's body parsers with one that accepts any content type and leaves the judgement
  * to the route: an empty body is `undefined`, a JSON body is its parsed value, anything else is a
  * MalformedBody. JSON is parsed with fastify's own parser (prototype-poisoning keys removed).
@@ -89,7 +112,11 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
         return done(null, new MalformedBody('Content-Type must be application/json'));
       }
       parseJson(request, text, (parseError: Error | null, value?: unknown) => {
-        done(null, parseError ? new MalformedBody('body is not valid JSON') : value);
+        if (parseError) return done(null, new MalformedBody('body is not valid JSON'));
+        if (nestingDepth(value) > MAX_NESTING) {
+          return done(null, new MalformedBody(`body is nested more than ${MAX_NESTING} levels deep`));
+        }
+        done(null, value);
       });
     });
   });
