@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { dbDateTime, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation, sqliteDateTime } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadBatchWriter } from '../application/lead-import.ports';
@@ -149,7 +149,7 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
 
   private sqliteText(date: Date): string {
     const time = date.getTime();
-    if (time !== this.lastDate.time) this.lastDate = { time, text: dbDateTime('sqlite', date) as string };
+    if (time !== this.lastDate.time) this.lastDate = { time, text: sqliteDateTime(date) };
     return this.lastDate.text;
   }
 

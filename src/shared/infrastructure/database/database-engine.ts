@@ -8,14 +8,14 @@ export function engineOf(dataSource: DataSource): DatabaseEngine {
 
 /** MySQL ER_DUP_ENTRY or SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY. */
 export function isUniqueViolation(error: unknown): boolean {
-  const e = (error as { driverError?: { code?: string; errno?: number } } | undefined)?.driverError ?? error;
-  const code = (e as { code?: string } | undefined)?.code;
+  const code = codeOf(error);
   return (
     code === 'ER_DUP_ENTRY' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
   );
 }
 
-function codeOf(error: unknown): string | undefined {
+/** The driver's error code (`ER_DUP_ENTRY`, `SQLITE_BUSY`, `ECONNREFUSED`...), through TypeORM's wrapper. */
+export function codeOf(error: unknown): string | undefined {
   const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
   return (e as { code?: string } | undefined)?.code;
 }
@@ -46,5 +46,10 @@ export function isQueryTimeout(error: unknown): boolean {
  * `YYYY-MM-DD HH:MM:SS.SSS` text in UTC, MySQL takes a Date (sent as UTC, `timezone: 'Z'`).
  */
 export function dbDateTime(engine: DatabaseEngine, date: Date): Date | string {
-  return engine === 'sqlite' ? date.toISOString().replace('T', ' ').replace('Z', '') : date;
+  return engine === 'sqlite' ? sqliteDateTime(date) : date;
+}
+
+/** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
+export function sqliteDateTime(date: Date): string {
+  return date.toISOString().replace('T', ' ').replace('Z', '');
 }

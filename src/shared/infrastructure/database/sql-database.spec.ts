@@ -1,7 +1,8 @@
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { SqlDatabase, dateFromRow, nullableDateFromRow, sqliteDateTime } from './sql-database';
+import { sqliteDateTime } from './database-engine';
+import { SqlDatabase, dateFromRow, nullableDateFromRow } from './sql-database';
 
 describe('DATETIME values read back by hand-written SQL', () => {
   it.each([

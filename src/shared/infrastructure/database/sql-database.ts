@@ -5,7 +5,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { DatabaseEngine, engineOf, isQueryTimeout } from './database-engine';
+import { DatabaseEngine, engineOf, isQueryTimeout, sqliteDateTime } from './database-engine';
 import { mysqlConnectionOptions } from './data-source-options';
 
 /** A value bound to a `?` placeholder. Dates and booleans are converted for the engine. */
@@ -31,11 +31,6 @@ const SQLITE_TRANSACTION = 'prm.sqliteTransaction';
  */
 export interface SqlOptions {
   lane?: 'auth';
-}
-
-/** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
-export function sqliteDateTime(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
 }
 
 /** A DATETIME read back by a hand-written query: a Date from mysql2, UTC text from SQLite. */

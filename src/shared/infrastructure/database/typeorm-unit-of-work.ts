@@ -5,7 +5,14 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { StoreUnavailableError, UnitOfWork } from '../../application/unit-of-work';
-import { DatabaseEngine, engineOf, isDeadlock, isLockWaitTimeout, isQueryTimeout } from './database-engine';
+import {
+  DatabaseEngine,
+  codeOf,
+  engineOf,
+  isDeadlock,
+  isLockWaitTimeout,
+  isQueryTimeout,
+} from './database-engine';
 import { READ_ONLY_CONTEXT, SqlDatabase } from './sql-database';
 
 const DEADLOCK_RETRIES = 4;
@@ -168,8 +175,7 @@ function translate(error: unknown): unknown {
   if (error instanceof DeadlinePassed) return new StoreUnavailableError('timeout');
   if (isLockWaitTimeout(error)) return new StoreUnavailableError('lock_wait');
   if (isQueryTimeout(error)) return new StoreUnavailableError('timeout');
-  const e = (error as { driverError?: { code?: string } } | undefined)?.driverError ?? error;
-  const code = (e as { code?: string } | undefined)?.code;
+  const code = codeOf(error);
   if (code !== undefined && UNREACHABLE.has(code)) return new StoreUnavailableError('busy');
   return error;
 }
