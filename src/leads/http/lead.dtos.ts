@@ -16,7 +16,7 @@ import { LEAD_SORT_FIELDS, LeadSortField } from '../domain/lead-list-query';
 import { APPROVAL_STATUSES, ApprovalStatus } from '../domain/lead-transitions';
 
 /**
- * The writable lead fields (api.md "Lead"). Only these are read from a body; read-only and unknown
+ * The writable lead fields (docs/api.md "Lead"). Only these are read from a body; read-only and unknown
  * fields are dropped (D5), so a client may GET a lead, edit it and PUT it back whole.
  */
 class OptionalLeadFields {
