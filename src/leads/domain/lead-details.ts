@@ -52,6 +52,32 @@ export const WRITABLE_FIELDS: readonly (keyof LeadDetails)[] = [
   'leadAge',
 ];
 
+/**
+ * The writable fields in the order the Lead object lists them (docs/api.md "Lead"): the order of a
+ * history entry's `changedFields` (X12).
+ */
+export const WRITABLE_FIELDS_IN_LEAD_ORDER: readonly (keyof LeadDetails)[] = [
+  'firstName',
+  'lastName',
+  'emailAddress',
+  'phoneNumber',
+  'linkedInUrl',
+  'companyName',
+  'websiteUrl',
+  'companySize',
+  'industry',
+  'jobTitle',
+  'city',
+  'state',
+  'country',
+  'source',
+  'status',
+  'leadAge',
+  'productsInterested',
+  'businessImpactMetrics',
+  'externalId',
+];
+
 export const SHORT_TEXT_LIMIT = 255;
 export const LONG_TEXT_LIMIT = 5000;
 /** leadAge is stored in a 32-bit INT column. */

@@ -1,6 +1,7 @@
 import { InvalidStateTransitionError, ValidationError } from '../../shared/domain/domain-error';
 import { LeadMother, T0, T1 } from '../../../test/support/lead-mother';
 import { Lead } from './lead';
+import { WRITABLE_FIELDS, WRITABLE_FIELDS_IN_LEAD_ORDER } from './lead-details';
 import { foldCase } from '../../shared/domain/text';
 import { APPROVAL_STATUSES, LEAD_TRANSITIONS } from './lead-transitions';
 
@@ -288,5 +289,163 @@ describe('normalized copies (D13, D33)', () => {
   it('never makes the copy longer than the value (a code point whose lower case is longer is kept)', () => {
     expect(foldCase('İSTANBUL')).toBe('İstanbul');
     expect([...foldCase('İ'.repeat(255))]).toHaveLength(255);
+  });
+});
+
+describe('changes: the history entries a lead records (X12)', () => {
+  const base = { approvalStatusFrom: 'PENDING', approvalStatusTo: 'PENDING', archived: false, comment: null };
+
+  it('a submitted lead records CREATED: from null to PENDING, not archived, no comment, no fields', () => {
+    const lead = Lead.submit({ vendorId: 1, partnerId: 7, details: LeadMother.details() }, T0);
+    expect(lead.changes).toEqual([
+      { ...base, action: 'CREATED', at: T0, approvalStatusFrom: null, changedFields: [] },
+    ]);
+  });
+
+  it('a restored lead has recorded nothing', () => {
+    expect(LeadMother.pending().changes).toEqual([]);
+  });
+
+  it('replace records REPLACED with the fields whose value changed, in the Lead object order', () => {
+    const lead = LeadMother.pending();
+    lead.replace(
+      LeadMother.details({
+        externalId: 'crm-2',
+        firstName: 'Grace',
+        emailAddress: 'ADA.Lovelace@Example.com',
+        leadAge: 13,
+      }),
+      T1,
+    );
+    expect(lead.changes).toEqual([
+      {
+        ...base,
+        action: 'REPLACED',
+        at: T1,
+        changedFields: ['firstName', 'emailAddress', 'leadAge', 'externalId'],
+      },
+    ]);
+  });
+
+  it('replace lists the fields it cleared, since an omitted field becomes null (D29)', () => {
+    const lead = LeadMother.pending({ state: null });
+    lead.replace(
+      {
+        firstName: 'Ada',
+        emailAddress: 'Ada.Lovelace@Example.com',
+        companyName: 'Analytical Engines Ltd',
+        city: 'London',
+      },
+      T1,
+    );
+    expect(lead.changes[0]!.changedFields).toEqual([
+      'lastName',
+      'phoneNumber',
+      'linkedInUrl',
+      'websiteUrl',
+      'companySize',
+      'industry',
+      'jobTitle',
+      'country',
+      'source',
+      'status',
+      'leadAge',
+      'productsInterested',
+      'businessImpactMetrics',
+      'externalId',
+    ]);
+  });
+
+  it('update records UPDATED with the fields it changed; an explicit null that clears counts', () => {
+    const lead = LeadMother.approved({ archived: true });
+    lead.update({ city: 'Paris', lastName: null, state: null }, T1);
+    expect(lead.changes).toEqual([
+      {
+        action: 'UPDATED',
+        at: T1,
+        approvalStatusFrom: 'APPROVED',
+        approvalStatusTo: 'APPROVED',
+        archived: true,
+        comment: null,
+        changedFields: ['lastName', 'city'],
+      },
+    ]);
+  });
+
+  it('records nothing for a write that changes nothing: PATCH {}, the same values, an identical PUT (D34)', () => {
+    const lead = LeadMother.pending();
+    lead.update({}, T1);
+    lead.update({ city: 'London' }, T1);
+    lead.replace(LeadMother.details(), T1);
+    expect(lead.changes).toEqual([]);
+  });
+
+  it('approve records APPROVED from PENDING; a retry records nothing (D32)', () => {
+    const lead = LeadMother.pending({ archived: true });
+    lead.approve(T1);
+    lead.approve(T1);
+    expect(lead.changes).toEqual([
+      {
+        ...base,
+        action: 'APPROVED',
+        at: T1,
+        approvalStatusTo: 'APPROVED',
+        archived: true,
+        changedFields: [],
+      },
+    ]);
+  });
+
+  it('reject records REJECTED with its comment, or null without one; a retry records nothing (D32)', () => {
+    const withComment = LeadMother.pending();
+    withComment.reject('too small', T1);
+    withComment.reject('second', T1);
+    expect(withComment.changes).toEqual([
+      {
+        ...base,
+        action: 'REJECTED',
+        at: T1,
+        approvalStatusTo: 'REJECTED',
+        comment: 'too small',
+        changedFields: [],
+      },
+    ]);
+    const without = LeadMother.pending();
+    without.reject(null, T1);
+    expect(without.changes[0]).toMatchObject({ action: 'REJECTED', comment: null });
+  });
+
+  it('archive records ARCHIVED with archived true and the approval status unchanged; a retry records nothing', () => {
+    const lead = LeadMother.rejected();
+    lead.archive(T1);
+    lead.archive(T1);
+    expect(lead.changes).toEqual([
+      {
+        ...base,
+        action: 'ARCHIVED',
+        at: T1,
+        approvalStatusFrom: 'REJECTED',
+        approvalStatusTo: 'REJECTED',
+        archived: true,
+        changedFields: [],
+      },
+    ]);
+  });
+
+  it('records nothing for a refused transition (D30)', () => {
+    const lead = LeadMother.rejected();
+    expect(() => lead.approve(T1)).toThrow(InvalidStateTransitionError);
+    expect(lead.changes).toEqual([]);
+  });
+
+  it('records each change of one object in order', () => {
+    const lead = Lead.submit({ vendorId: 1, partnerId: 7, details: LeadMother.details() }, T0);
+    lead.update({ city: 'Paris' }, T1);
+    lead.archive(T1);
+    expect(lead.changes.map((c) => c.action)).toEqual(['CREATED', 'UPDATED', 'ARCHIVED']);
+  });
+
+  it('orders changedFields by a list that holds every writable field once', () => {
+    expect([...WRITABLE_FIELDS_IN_LEAD_ORDER].sort()).toEqual([...WRITABLE_FIELDS].sort());
   });
 });

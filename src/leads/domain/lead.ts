@@ -4,9 +4,11 @@ import {
   LeadDetails,
   LeadDetailsPatch,
   WRITABLE_FIELDS,
+  WRITABLE_FIELDS_IN_LEAD_ORDER,
   checkLeadDetails,
   completeDetails,
 } from './lead-details';
+import { LeadChange, LeadHistoryAction } from './lead-history';
 import { ApprovalStatus, LeadOperation, transitionOf } from './lead-transitions';
 
 export const SUBMITTED_BY_TYPES = ['PARTNER_USER', 'VENDOR_USER', 'INTEGRATION', 'SYSTEM', 'API'] as const;
@@ -32,13 +34,19 @@ export type ApproveOutcome = 'approved' | 'already_approved';
 /** reject: `rejected` the first time, `already_rejected` on a retry (first comment kept, D32). */
 export type RejectOutcome = 'rejected' | 'already_rejected';
 
+const NO_FIELDS: readonly (keyof LeadDetails)[] = Object.freeze([]);
+
 /**
  * A lead a partner submitted for a vendor (D27: one vendor, one partner). It owns its approval state
  * machine (see lead-transitions.ts) and its `updatedAt`, which moves only when something really
- * changes (D34).
+ * changes (D34). Each operation that changes it records a LeadChange, the lead's history entry
+ * (X12); one that changes nothing records none.
  */
 export class Lead {
-  private constructor(private state: LeadSnapshot) {}
+  private constructor(
+    private state: LeadSnapshot,
+    private readonly recorded: LeadChange[],
+  ) {}
 
   /** D26: a new lead is PENDING, active, submitted through the API, with no reject data. */
   static submit(
@@ -50,24 +58,45 @@ export class Lead {
     // The fixed fields first and the spread last: the other way round V8 adds a dozen properties to
     // the spread's copy one by one and falls back to a dictionary object, 50 µs per lead (the bulk
     // import of a million leads spent most of its time here).
-    return new Lead({
-      id: undefined,
-      vendorId: input.vendorId,
-      partnerId: input.partnerId,
-      approvalStatus: 'PENDING',
+    const created: LeadChange = {
+      action: 'CREATED',
+      at: now,
+      approvalStatusFrom: null,
+      approvalStatusTo: 'PENDING',
       archived: false,
-      rejectReason: null,
-      rejectComment: null,
-      lastActiveAt: null,
-      submittedByType: 'API',
-      createdAt: now,
-      updatedAt: now,
-      ...details,
-    });
+      comment: null,
+      changedFields: NO_FIELDS,
+    };
+    return new Lead(
+      {
+        id: undefined,
+        vendorId: input.vendorId,
+        partnerId: input.partnerId,
+        approvalStatus: 'PENDING',
+        archived: false,
+        rejectReason: null,
+        rejectComment: null,
+        lastActiveAt: null,
+        submittedByType: 'API',
+        createdAt: now,
+        updatedAt: now,
+        ...details,
+      },
+      [created],
+    );
   }
 
   static restore(snapshot: LeadSnapshot): Lead {
-    return new Lead({ ...snapshot });
+    return new Lead({ ...snapshot }, []);
+  }
+
+  /**
+   * X12: what the operations on this object changed, oldest first: CREATED for a lead made by
+   * `submit`, then one entry per operation that changed something. Reading it changes nothing, so a
+   * transaction run again (a MySQL deadlock victim) records the same entries.
+   */
+  get changes(): readonly LeadChange[] {
+    return this.recorded;
   }
 
   snapshot(): LeadSnapshot {
@@ -119,20 +148,20 @@ export class Lead {
   replace(input: Partial<LeadDetails>, now: Date): boolean {
     const details = completeDetails(input);
     checkLeadDetails(details, true);
-    return this.applyDetails(details, now);
+    return this.applyDetails(details, now, 'REPLACED');
   }
 
   /** PATCH (docs/api.md 9, D29): only the fields present change. Returns whether anything changed. */
   update(patch: LeadDetailsPatch, now: Date): boolean {
     checkLeadDetails(patch, false);
-    return this.applyDetails(patch, now);
+    return this.applyDetails(patch, now, 'UPDATED');
   }
 
   approve(now: Date): ApproveOutcome {
     const rule = this.ruleFor('approve');
     if (rule.kind === 'retry') return 'already_approved';
     if (rule.kind !== 'move') throw new Error(`approve has no rule ${rule.kind}`);
-    this.change({ approvalStatus: rule.to }, now);
+    this.change({ approvalStatus: rule.to }, now, 'APPROVED');
     return 'approved';
   }
 
@@ -141,7 +170,7 @@ export class Lead {
     const rule = this.ruleFor('reject');
     if (rule.kind === 'retry') return 'already_rejected';
     if (rule.kind !== 'move') throw new Error(`reject has no rule ${rule.kind}`);
-    this.change({ approvalStatus: rule.to, rejectComment: comment }, now);
+    this.change({ approvalStatus: rule.to, rejectComment: comment }, now, 'REJECTED');
     return 'rejected';
   }
 
@@ -149,7 +178,7 @@ export class Lead {
   archive(now: Date): boolean {
     this.ruleFor('archive');
     if (this.state.archived) return false;
-    this.change({ archived: true }, now);
+    this.change({ archived: true }, now, 'ARCHIVED');
     return true;
   }
 
@@ -161,19 +190,38 @@ export class Lead {
   }
 
   /** Replace/update never reach approvalStatus or archived: only writable fields are copied. */
-  private applyDetails(input: LeadDetailsPatch, now: Date): boolean {
+  private applyDetails(input: LeadDetailsPatch, now: Date, action: LeadHistoryAction): boolean {
     const changes: Partial<LeadSnapshot> = {};
-    for (const field of WRITABLE_FIELDS) {
+    const changedFields: (keyof LeadDetails)[] = [];
+    for (const field of WRITABLE_FIELDS_IN_LEAD_ORDER) {
       const value = input[field];
-      if (value !== undefined && value !== this.state[field])
+      if (value !== undefined && value !== this.state[field]) {
         (changes as Record<string, unknown>)[field] = value;
+        changedFields.push(field);
+      }
     }
-    if (Object.keys(changes).length === 0) return false;
-    this.change(changes, now);
+    if (changedFields.length === 0) return false;
+    this.change(changes, now, action, changedFields);
     return true;
   }
 
-  private change(changes: Partial<LeadSnapshot>, now: Date): void {
+  /** Applies a change and records it (X12): the state after it, and the approvalStatus before it. */
+  private change(
+    changes: Partial<LeadSnapshot>,
+    now: Date,
+    action: LeadHistoryAction,
+    changedFields: readonly (keyof LeadDetails)[] = NO_FIELDS,
+  ): void {
+    const from = this.state.approvalStatus;
     this.state = { ...this.state, ...changes, updatedAt: now };
+    this.recorded.push({
+      action,
+      at: now,
+      approvalStatusFrom: from,
+      approvalStatusTo: this.state.approvalStatus,
+      archived: this.state.archived,
+      comment: action === 'REJECTED' ? this.state.rejectComment : null,
+      changedFields,
+    });
   }
 }
