@@ -3,10 +3,12 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PartnerAccessModule } from '../partners/partner-access.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { ImportLeadsUseCase, LeadImportSettings } from './application/import-leads.use-case';
+import { LeadHistory } from './application/lead-history';
 import { LeadBatchWriter, LeadRequestValidator } from './application/lead-import.ports';
 import { ClassValidatorLeadRequestValidator } from './http/lead-request.validator';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writer';
+import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
 
 /**
  * The bulk import of leads (X13), for the admin CLI. Apart from LeadsModule so that the CLI gets
@@ -19,6 +21,7 @@ import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writ
     ImportLeadsUseCase,
     { provide: LeadImportSettings, useValue: new LeadImportSettings() },
     { provide: LeadBatchWriter, useClass: TypeOrmLeadBatchWriter },
+    { provide: LeadHistory, useClass: TypeOrmLeadHistory },
     { provide: LeadRequestValidator, useClass: ClassValidatorLeadRequestValidator },
   ],
   exports: [ImportLeadsUseCase],

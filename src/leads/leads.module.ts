@@ -5,7 +5,8 @@ import { PartnersModule } from '../partners/partners.module';
 import { VendorsModule } from '../vendors/vendors.module';
 import { LeadOptionCheck } from './application/lead-option-check';
 import { LeadOptionInputCheck } from './http/lead-option.input-check';
-import { GetLeadUseCase, ListLeadsUseCase } from './application/lead-read.use-cases';
+import { LeadHistory } from './application/lead-history';
+import { GetLeadHistoryUseCase, GetLeadUseCase, ListLeadsUseCase } from './application/lead-read.use-cases';
 import { LeadRepository } from './application/lead-repository';
 import {
   ApproveLeadUseCase,
@@ -16,14 +17,16 @@ import { LeadViews } from './application/lead-views';
 import { CreateLeadUseCase, ReplaceLeadUseCase, UpdateLeadUseCase } from './application/lead-write.use-cases';
 import { LeadsController, PartnerLeadsController } from './http/leads.controller';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
+import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
 import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository';
 
-/** Leads of a partner and their approval state machine (docs/api.md endpoints 5-12). */
+/** Leads of a partner, their approval state machine and their history (docs/api.md endpoints 5-12, X12). */
 @Module({
   imports: [TypeOrmModule.forFeature([LeadOrmEntity]), PartnersModule, VendorsModule, ContactsModule],
   controllers: [PartnerLeadsController, LeadsController],
   providers: [
     { provide: LeadRepository, useClass: TypeOrmLeadRepository },
+    { provide: LeadHistory, useClass: TypeOrmLeadHistory },
     LeadViews,
     LeadOptionCheck,
     LeadOptionInputCheck,
@@ -31,6 +34,7 @@ import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository'
     ReplaceLeadUseCase,
     UpdateLeadUseCase,
     GetLeadUseCase,
+    GetLeadHistoryUseCase,
     ListLeadsUseCase,
     ApproveLeadUseCase,
     RejectLeadUseCase,

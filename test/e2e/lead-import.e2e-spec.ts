@@ -117,6 +117,17 @@ describe('leads:import (X13)', () => {
     return Number(row.n);
   }
 
+  /** History entries of the vendor's leads (X12), straight from the table. */
+  async function historyRows(vendorId: number): Promise<number> {
+    const [row] = await t.app
+      .get(DataSource)
+      .query(
+        'SELECT COUNT(*) AS n FROM lead_history h JOIN leads l ON l.id = h.lead_id WHERE l.vendor_id = ?',
+        [vendorId],
+      );
+    return Number(row.n);
+  }
+
   const lead = (overrides: Record<string, unknown> = {}) => ({
     firstName: 'Ada',
     emailAddress: `${unique('lead')}@example.test`,
@@ -208,6 +219,48 @@ describe('leads:import (X13)', () => {
       Object.fromEntries(Object.entries(l).filter(([k]) => !differing.includes(k)));
     expect(without(imported)).toEqual(without(viaApi));
     expect(imported.createdAt).toBe(imported.updatedAt);
+  });
+
+  it('each imported lead has one CREATED entry in its history, apiKeyPrefix null; rejected rows and duplicates none (X12)', async () => {
+    const owner = await vendorWithPartner(t);
+    const existing = await createLead(t.http, owner.apiKey, owner.partnerId);
+    const rows = Array.from({ length: 2100 }, (_, i) => lead({ firstName: `Row ${i}` }));
+    const path = file(
+      'history.ndjson',
+      ndjson(...rows, lead({ emailAddress: 'bad' }), { ...lead(), emailAddress: existing.emailAddress }),
+    );
+
+    const run = await importInto(owner, path);
+
+    expect(run.summary).toMatchObject({ imported: 2100, rejected: 2 });
+    expect(await historyRows(owner.vendorId)).toBe(2101); // two batches' leads, and the API lead's own
+    const imported = (await listing(owner)).data.filter((l) => l.id !== existing.id);
+    const lastBatch = (await listing(owner, '&page=21')).data.at(-1)!;
+    for (const one of [imported[0]!, lastBatch]) {
+      const history = await owner.api.get(`/leads/${one.id}/history`);
+      expect(history.status).toBe(200);
+      expect(history.body.data).toEqual([
+        {
+          at: one.createdAt,
+          action: 'CREATED',
+          approvalStatusFrom: null,
+          approvalStatusTo: 'PENDING',
+          archived: false,
+          comment: null,
+          changedFields: [],
+          apiKeyPrefix: null,
+        },
+      ]);
+    }
+    // a later change over the API is recorded after it, with the key that made it
+    await owner.api.put(`/leads/${imported[0]!.id}/approve`).expect(200);
+    const after = await owner.api.get(`/leads/${imported[0]!.id}/history`);
+    expect(
+      after.body.data.map((e: { action: string; apiKeyPrefix: string | null }) => [e.action, e.apiKeyPrefix]),
+    ).toEqual([
+      ['CREATED', null],
+      ['APPROVED', owner.apiKey.slice(0, 10)],
+    ]);
   });
 
   it('CSV: header of field names, typed number columns, quoted cells over several lines, unknown columns ignored', async () => {
@@ -435,6 +488,7 @@ describe('leads:import (X13)', () => {
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toMatch(/connection lost .*2000 leads imported/);
     expect(await leadRows(owner.vendorId)).toBe(2000);
+    expect(await historyRows(owner.vendorId)).toBe(2000); // the failed batch's CREATED entries went with it (X12)
     expect((await listing(owner)).totalItems).toBe(2000);
     jest.restoreAllMocks();
 
@@ -447,5 +501,6 @@ describe('leads:import (X13)', () => {
     const listed = await listing(owner);
     expect(listed.totalItems).toBe(5000);
     expect(await leadRows(owner.vendorId)).toBe(5000);
+    expect(await historyRows(owner.vendorId)).toBe(5000);
   });
 });

@@ -5,9 +5,11 @@ import { NotFoundError } from '../../shared/domain/domain-error';
 import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
 import { LeadOption } from '../../vendors/domain/lead-option';
 import { Lead } from '../domain/lead';
+import { LeadHistoryEntry } from '../domain/lead-history';
 // The real POST validation (no database behind it), so these tests show rows judged like requests.
 // eslint-disable-next-line no-restricted-imports
 import { ClassValidatorLeadRequestValidator } from '../http/lead-request.validator';
+import { LeadHistory } from './lead-history';
 import {
   ImportLeadsUseCase,
   ImportSummary,
@@ -55,6 +57,17 @@ class InMemoryLeadBatchWriter extends LeadBatchWriter {
   }
 }
 
+/** Keeps the entries appended, and which batch (call) appended them. */
+class InMemoryLeadHistory extends LeadHistory {
+  readonly appended: LeadHistoryEntry[][] = [];
+  async append(entries: readonly LeadHistoryEntry[]): Promise<void> {
+    this.appended.push([...entries]);
+  }
+  async listForLead(leadId: number): Promise<LeadHistoryEntry[]> {
+    return this.appended.flat().filter((entry) => entry.leadId === leadId);
+  }
+}
+
 class ArraySource extends LeadRowSource {
   constructor(private readonly list: ImportRow[]) {
     super();
@@ -92,6 +105,7 @@ class RecordingProgress extends ImportProgress {
 
 function setup(batchSize = 2000) {
   const writer = new InMemoryLeadBatchWriter();
+  const history = new InMemoryLeadHistory();
   const vendors = new (class extends VendorRepository {
     insert = jest.fn();
     exists = async (id: number) => id === VENDOR;
@@ -112,6 +126,7 @@ function setup(batchSize = 2000) {
     options,
     new ClassValidatorLeadRequestValidator(),
     writer,
+    history,
     new LeadImportSettings(batchSize),
   );
   async function run(
@@ -128,7 +143,7 @@ function setup(batchSize = 2000) {
     });
     return { summary, sink, progress };
   }
-  return { writer, run };
+  return { writer, history, run };
 }
 
 /** Rows on consecutive lines from line 2 (after a CSV header). */
@@ -256,6 +271,33 @@ describe('ImportLeadsUseCase (X13)', () => {
     expect(again.sink.rows.map((r) => [r.line, r.message])).toEqual([
       [2, 'DUPLICATE_ENTRY'],
       [4, 'DUPLICATE_ENTRY'],
+    ]);
+  });
+
+  it('writes one CREATED entry per stored lead with each batch, none for rejected rows or duplicates, apiKeyPrefix null (X12)', async () => {
+    const { writer, history, run } = setup(3);
+    await run(rows(lead(1)));
+    await run(rows(lead(2), lead(3, { emailAddress: 'bad' }), lead(1), lead(4), lead(5)));
+    const idOf = (n: number) =>
+      [...writer.stored.values()].find((s) => s.lead.details.firstName === `Ada ${n}`)!.id;
+    // one append per batch, with exactly the leads that batch stored
+    expect(history.appended.map((batch) => batch.map((e) => e.leadId))).toEqual([
+      [idOf(1)],
+      [idOf(2)],
+      [idOf(4), idOf(5)],
+    ]);
+    expect(history.appended[1]).toEqual([
+      {
+        leadId: idOf(2),
+        action: 'CREATED',
+        at: new Date('2030-01-01T00:00:00.000Z'),
+        approvalStatusFrom: null,
+        approvalStatusTo: 'PENDING',
+        archived: false,
+        comment: null,
+        changedFields: [],
+        apiKeyPrefix: null,
+      },
     ]);
   });
 

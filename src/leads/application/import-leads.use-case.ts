@@ -6,6 +6,8 @@ import { DomainError, FieldError, NotFoundError } from '../../shared/domain/doma
 import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
 import { Lead } from '../domain/lead';
 import { LeadDetails } from '../domain/lead-details';
+import { LeadHistoryEntry } from '../domain/lead-history';
+import { LeadHistory } from './lead-history';
 import {
   ImportCounts,
   ImportProgress,
@@ -77,6 +79,17 @@ function rejection(row: ImportRow, message: RejectionMessage, errors: FieldError
   return { row, rejection: { message, errors } };
 }
 
+/** The CREATED entries of the leads a batch stored (ids[i] null: left out as a duplicate). */
+function createdEntries(leads: readonly Lead[], ids: readonly (number | null)[]): LeadHistoryEntry[] {
+  const entries: LeadHistoryEntry[] = [];
+  for (let i = 0; i < leads.length; i++) {
+    const leadId = ids[i];
+    if (leadId === null || leadId === undefined) continue;
+    for (const change of leads[i]!.changes) entries.push({ ...change, leadId, apiKeyPrefix: null });
+  }
+  return entries;
+}
+
 /**
  * X13: leads of one partner from a file, each row checked by the rules of POST leads (D13-D17,
  * D27) and stored like a lead created over the API (D26). Rows are committed in batches, one
@@ -96,6 +109,7 @@ export class ImportLeadsUseCase {
     private readonly options: LeadOptionRepository,
     private readonly validator: LeadRequestValidator,
     private readonly writer: LeadBatchWriter,
+    private readonly history: LeadHistory,
     private readonly settings: LeadImportSettings,
   ) {}
 
@@ -200,13 +214,11 @@ export class ImportLeadsUseCase {
     if (accepted.length > 0) {
       const { vendorId, partnerId } = run.command;
       const ids = await this.uow.run(async () => {
-        const stored = await this.writer.write(
-          vendorId,
-          partnerId,
-          accepted.map((entry) => entry.lead!),
-        );
-        // Seam for X13's "history entry CREATED": once leads have a history, the leads stored here
-        // (`stored`, their ids) get their CREATED entries in this same transaction, as API creates do.
+        const leads = accepted.map((entry) => entry.lead!);
+        const stored = await this.writer.write(vendorId, partnerId, leads);
+        // X12, X13: each lead stored gets its CREATED entry in this same transaction, as an API create
+        // does; the CLI has no API key, so apiKeyPrefix is null (docs/lead-history.md).
+        await this.history.append(createdEntries(leads, stored));
         return stored;
       });
       ids.forEach((id, i) => {

@@ -3,7 +3,9 @@ import { PartnerAccess } from '../../partners/application/partner-access';
 import { Page } from '../../shared/application/page';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { NotFoundError } from '../../shared/domain/domain-error';
+import type { LeadHistoryEntry } from '../domain/lead-history';
 import { LeadListQuery } from '../domain/lead-list-query';
+import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
 
@@ -20,6 +22,23 @@ export class GetLeadUseCase {
       const view = await this.leads.findViewForVendor(leadId, vendorId);
       if (!view) throw new NotFoundError('lead');
       return view;
+    });
+  }
+}
+
+/** X12: the lead's history, oldest first; 404 exactly as reading the lead (D27). */
+@Injectable()
+export class GetLeadHistoryUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
+  ) {}
+
+  execute(vendorId: number, leadId: number): Promise<LeadHistoryEntry[]> {
+    return this.uow.read(async () => {
+      if (!(await this.leads.findForVendor(leadId, vendorId))) throw new NotFoundError('lead');
+      return this.history.listForLead(leadId);
     });
   }
 }

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { ContactRepository } from '../../contacts/application/contact-repository';
+import type { Actor } from '../../shared/application/actor';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { Lead } from '../domain/lead';
+import { historyEntries } from '../domain/lead-history';
 import { contactFromLead } from './contact-from-lead';
+import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadApproval, LeadView, LeadViews } from './lead-views';
 
@@ -20,6 +23,21 @@ async function lockedLead(leads: LeadRepository, vendorId: number, leadId: numbe
   return lead;
 }
 
+/**
+ * Writes the lead and its history entry (X12) when the operation changed it; a retry that changed
+ * nothing writes neither (D34), so it adds no entry.
+ */
+async function saveChanged(
+  leads: LeadRepository,
+  history: LeadHistory,
+  lead: Lead,
+  actor: Actor,
+): Promise<void> {
+  if (lead.changes.length === 0) return;
+  await leads.update(lead);
+  await history.append(historyEntries(lead.id!, lead.changes, actor.apiKeyPrefix));
+}
+
 /** docs/api.md 10: approve and convert into a contact; retry-safe, one contact per lead (D32). */
 @Injectable()
 export class ApproveLeadUseCase {
@@ -27,15 +45,17 @@ export class ApproveLeadUseCase {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
     private readonly contacts: ContactRepository,
     private readonly views: LeadViews,
   ) {}
 
-  execute(vendorId: number, leadId: number): Promise<LeadApproval> {
+  execute(actor: Actor, leadId: number): Promise<LeadApproval> {
     return this.uow.run(async () => {
-      const lead = await lockedLead(this.leads, vendorId, leadId);
+      const lead = await lockedLead(this.leads, actor.vendorId, leadId);
       const now = this.clock.now();
-      if (lead.approve(now) === 'approved') await this.leads.update(lead);
+      lead.approve(now);
+      await saveChanged(this.leads, this.history, lead, actor);
       // On a retry the contact exists; insertOnce also covers an approved lead without one.
       const contact =
         (await this.contacts.findByLead(leadId)) ??
@@ -52,13 +72,15 @@ export class RejectLeadUseCase {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
     private readonly views: LeadViews,
   ) {}
 
-  execute(vendorId: number, leadId: number, comment: string | null): Promise<LeadView> {
+  execute(actor: Actor, leadId: number, comment: string | null): Promise<LeadView> {
     return this.uow.run(async () => {
-      const lead = await lockedLead(this.leads, vendorId, leadId);
-      if (lead.reject(comment, this.clock.now()) === 'rejected') await this.leads.update(lead);
+      const lead = await lockedLead(this.leads, actor.vendorId, leadId);
+      lead.reject(comment, this.clock.now());
+      await saveChanged(this.leads, this.history, lead, actor);
       return this.views.one(lead);
     });
   }
@@ -71,13 +93,15 @@ export class ArchiveLeadUseCase {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
     private readonly views: LeadViews,
   ) {}
 
-  execute(vendorId: number, leadId: number): Promise<LeadView> {
+  execute(actor: Actor, leadId: number): Promise<LeadView> {
     return this.uow.run(async () => {
-      const lead = await lockedLead(this.leads, vendorId, leadId);
-      if (lead.archive(this.clock.now())) await this.leads.update(lead);
+      const lead = await lockedLead(this.leads, actor.vendorId, leadId);
+      lead.archive(this.clock.now());
+      await saveChanged(this.leads, this.history, lead, actor);
       return this.views.one(lead);
     });
   }

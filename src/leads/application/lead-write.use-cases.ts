@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PartnerAccess } from '../../partners/application/partner-access';
+import type { Actor } from '../../shared/application/actor';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { DuplicateEntryError, NotFoundError } from '../../shared/domain/domain-error';
 import { Lead } from '../domain/lead';
 import { LeadDetails, LeadDetailsPatch } from '../domain/lead-details';
+import { historyEntries } from '../domain/lead-history';
+import { LeadHistory } from './lead-history';
 import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
@@ -13,7 +16,10 @@ import { LeadView, LeadViews } from './lead-views';
 export const emailTaken = () =>
   new DuplicateEntryError('emailAddress', 'a lead with this email address already exists for this partner');
 
-/** docs/api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body. */
+/**
+ * docs/api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body.
+ * The CREATED entry of the lead's history (X12) is written in the same transaction.
+ */
 @Injectable()
 export class CreateLeadUseCase {
   constructor(
@@ -21,11 +27,13 @@ export class CreateLeadUseCase {
     private readonly clock: Clock,
     private readonly partners: PartnerAccess,
     private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
     private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
   ) {}
 
-  execute(vendorId: number, partnerId: number, details: Partial<LeadDetails>): Promise<LeadView> {
+  execute(actor: Actor, partnerId: number, details: Partial<LeadDetails>): Promise<LeadView> {
+    const { vendorId } = actor;
     return this.uow.run(async () => {
       const lead = Lead.submit({ vendorId, partnerId, details }, this.clock.now());
       await this.optionCheck.check(vendorId, details);
@@ -33,6 +41,7 @@ export class CreateLeadUseCase {
       // D27: checked here for a clear answer; ux_leads_partner_email decides when two creates race.
       if (await this.leads.emailTaken(vendorId, partnerId, lead.emailNormalized)) throw emailTaken();
       await this.leads.insert(lead);
+      await this.history.append(historyEntries(lead.id!, lead.changes, actor.apiKeyPrefix));
       return this.views.one(lead);
     });
   }
@@ -45,20 +54,25 @@ abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly leads: LeadRepository,
+    private readonly history: LeadHistory,
     private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
   ) {}
 
   protected abstract apply(lead: Lead, input: I, now: Date): boolean;
 
-  execute(vendorId: number, leadId: number, input: I): Promise<LeadView> {
+  execute(actor: Actor, leadId: number, input: I): Promise<LeadView> {
+    const { vendorId } = actor;
     return this.uow.run(async () => {
       await this.optionCheck.check(vendorId, input);
       const lead = await this.leads.lockForVendor(leadId, vendorId);
       if (!lead) throw new NotFoundError('lead');
       const emailBefore = lead.emailNormalized;
-      // D34: a write that changes nothing is not written, and updatedAt stays.
+      // D34: a write that changes nothing is not written, updatedAt stays, and no history entry is added (X12).
       if (this.apply(lead, input, this.clock.now())) {
+        // X12: the entry is written as soon as the change is decided; the D27 check and the unique
+        // index below can still refuse the change, and then roll the entry back with it.
+        await this.history.append(historyEntries(leadId, lead.changes, actor.apiKeyPrefix));
         if (
           lead.emailNormalized !== emailBefore &&
           (await this.leads.emailTaken(vendorId, lead.partnerId, lead.emailNormalized, leadId))

@@ -1,10 +1,11 @@
 import { Controller, Get, Patch, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Page } from '../../shared/application/page';
-import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
+import type { Actor } from '../../shared/application/actor';
+import { CurrentActor, CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
-import { GetLeadUseCase, ListLeadsUseCase } from '../application/lead-read.use-cases';
+import { GetLeadHistoryUseCase, GetLeadUseCase, ListLeadsUseCase } from '../application/lead-read.use-cases';
 import {
   ApproveLeadUseCase,
   ArchiveLeadUseCase,
@@ -25,6 +26,7 @@ import {
   PartnerLeadsPath,
   RejectLeadBody,
 } from './lead.dtos';
+import { LeadHistoryEntryResponse, toLeadHistoryEntryResponse } from './lead-history.response';
 import { LeadApprovalResponse, LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
 
 const LEAD_BODY = { type: LeadBody };
@@ -74,11 +76,11 @@ export class PartnerLeadsController {
   })
   @Post(':partnerId/leads')
   async create(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: PartnerLeadsPath, body: LEAD_BODY, checks: LEAD_CHECKS })
     input: Input<PartnerLeadsPath, undefined, LeadBody>,
   ): Promise<LeadResponse> {
-    return toLeadResponse(await this.createLead.execute(vendorId, input.params.partnerId, { ...input.body }));
+    return toLeadResponse(await this.createLead.execute(actor, input.params.partnerId, { ...input.body }));
   }
 
   @Operation({
@@ -113,7 +115,7 @@ export class PartnerLeadsController {
   }
 }
 
-/** Endpoints 7-12 (docs/api.md): one lead. */
+/** Endpoints 7-12 (docs/api.md) and X12: one lead. */
 @ApiTags('Leads')
 @Controller('leads')
 export class LeadsController {
@@ -124,6 +126,7 @@ export class LeadsController {
     private readonly approveLead: ApproveLeadUseCase,
     private readonly rejectLead: RejectLeadUseCase,
     private readonly archiveLead: ArchiveLeadUseCase,
+    private readonly getLeadHistory: GetLeadHistoryUseCase,
   ) {}
 
   @Operation({
@@ -154,11 +157,11 @@ export class LeadsController {
   })
   @Put(':leadId')
   async replace(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: LeadPath, body: LEAD_BODY, checks: LEAD_CHECKS })
     input: Input<LeadPath, undefined, LeadBody>,
   ): Promise<LeadResponse> {
-    return toLeadResponse(await this.replaceLead.execute(vendorId, input.params.leadId, { ...input.body }));
+    return toLeadResponse(await this.replaceLead.execute(actor, input.params.leadId, { ...input.body }));
   }
 
   @Operation({
@@ -172,11 +175,11 @@ export class LeadsController {
   })
   @Patch(':leadId')
   async update(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: LeadPath, body: { type: LeadPatchBody }, checks: LEAD_CHECKS })
     input: Input<LeadPath, undefined, LeadPatchBody>,
   ): Promise<LeadResponse> {
-    return toLeadResponse(await this.updateLead.execute(vendorId, input.params.leadId, { ...input.body }));
+    return toLeadResponse(await this.updateLead.execute(actor, input.params.leadId, { ...input.body }));
   }
 
   /** No body; any body is ignored (D38). */
@@ -193,10 +196,10 @@ export class LeadsController {
   })
   @Put(':leadId/approve')
   async approve(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
   ): Promise<LeadApprovalResponse> {
-    return toApprovalResponse(await this.approveLead.execute(vendorId, input.params.leadId));
+    return toApprovalResponse(await this.approveLead.execute(actor, input.params.leadId));
   }
 
   @Operation({
@@ -210,12 +213,12 @@ export class LeadsController {
   })
   @Put(':leadId/reject')
   async reject(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: LeadPath, body: { type: RejectLeadBody, optional: true } })
     input: Input<LeadPath, undefined, RejectLeadBody | undefined>,
   ): Promise<LeadResponse> {
     return toLeadResponse(
-      await this.rejectLead.execute(vendorId, input.params.leadId, input.body?.comment ?? null),
+      await this.rejectLead.execute(actor, input.params.leadId, input.body?.comment ?? null),
     );
   }
 
@@ -231,9 +234,31 @@ export class LeadsController {
   })
   @Put(':leadId/archive')
   async archive(
-    @CurrentVendor() vendorId: number,
+    @CurrentActor() actor: Actor,
     @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
   ): Promise<LeadResponse> {
-    return toLeadResponse(await this.archiveLead.execute(vendorId, input.params.leadId));
+    return toLeadResponse(await this.archiveLead.execute(actor, input.params.leadId));
+  }
+
+  @Operation({
+    id: 'getLeadHistory',
+    summary: 'Read a lead’s history',
+    description:
+      'What happened to the lead, oldest entry first (X12): one entry per request that changed it — CREATED ' +
+      '(by POST or the bulk import), REPLACED, UPDATED, APPROVED, REJECTED, ARCHIVED — written in the same ' +
+      'transaction as the change. A request that changed nothing (a re-approve, re-reject or re-archive, ' +
+      '`PATCH {}`, a PUT of the stored values) adds none. `changedFields` names the Lead fields a REPLACED or ' +
+      'UPDATED entry changed; `apiKeyPrefix` is the display prefix of the API key that made the change (null ' +
+      'for the bulk import), never the key. Another vendor’s lead is 404 (D27).',
+    data: [LeadHistoryEntryResponse],
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
+  @Get(':leadId/history')
+  async history(
+    @CurrentVendor() vendorId: number,
+    @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
+  ): Promise<LeadHistoryEntryResponse[]> {
+    const entries = await this.getLeadHistory.execute(vendorId, input.params.leadId);
+    return entries.map(toLeadHistoryEntryResponse);
   }
 }

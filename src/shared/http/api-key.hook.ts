@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the API-key hook before any route runs; every route in the namespace has it. */
     vendorId?: number;
+    /** The display prefix of the request's key (D9), set with vendorId: who made a change (X12). */
+    apiKeyPrefix?: string;
   }
 }
 
@@ -32,6 +34,7 @@ export function apiKeyHook(authenticator: ApiKeyAuthenticator, clock: Clock) {
     const vendor = await authenticator.authenticate(key);
     if (!vendor) return refuse(reply, 'INVALID_API_KEY');
     request.vendorId = vendor.vendorId;
+    request.apiKeyPrefix = vendor.keyPrefix;
     return undefined;
   };
 }

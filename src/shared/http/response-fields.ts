@@ -44,6 +44,10 @@ export const EnumField = (values: readonly string[], doc: Doc = {}, nullable = f
     ...doc,
   });
 
+/** A list of values out of an enum (never null; empty when there are none). */
+export const EnumListField = (values: readonly string[], doc: Doc = {}): PropertyDecorator =>
+  ApiProperty({ type: 'string', isArray: true, enum: [...values], ...doc });
+
 export const ObjectField = (type: Type<unknown>, doc: Doc = {}): PropertyDecorator =>
   ApiProperty({ type, ...doc });
 

@@ -73,8 +73,9 @@ describe('AuthenticateApiKeyUseCase', () => {
 
   it('looks a valid key up on every request, so that a revocation counts from the next one (D9)', async () => {
     const key = await issued(7);
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 7 });
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 7 });
+    const prefix = key.slice(0, 10);
+    expect(await authenticate.execute(key)).toEqual({ vendorId: 7, keyPrefix: prefix });
+    expect(await authenticate.execute(key)).toEqual({ vendorId: 7, keyPrefix: prefix });
     expect(keys.lookups).toBe(2);
     await keys.revokeByHash(ApiKeySecret.hash(key), now);
     expect(await authenticate.execute(key)).toBeNull();
@@ -94,7 +95,7 @@ describe('AuthenticateApiKeyUseCase', () => {
   it('still accepts a key issued after other keys were refused', async () => {
     expect(await authenticate.execute('prm_wrong')).toBeNull();
     const key = await issued(8);
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 8 });
+    expect(await authenticate.execute(key)).toEqual({ vendorId: 8, keyPrefix: key.slice(0, 10) });
   });
 
   it('records lastUsedAt at most once a minute per key', async () => {

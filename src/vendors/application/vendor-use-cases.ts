@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { AuthenticatedKey } from '../../shared/application/api-key-authenticator';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
@@ -96,8 +97,8 @@ export class AuthenticateApiKeyUseCase {
     private readonly apiKeys: ApiKeyRepository,
   ) {}
 
-  /** The vendor the key belongs to, or null for an unknown or revoked key. */
-  async execute(presented: string): Promise<{ vendorId: number } | null> {
+  /** The vendor the key belongs to and the key's display prefix, or null for an unknown or revoked key. */
+  async execute(presented: string): Promise<AuthenticatedKey | null> {
     const hash = ApiKeySecret.hash(presented);
     if (this.refused.has(hash)) return null;
     const key = await this.uow.read(() => this.apiKeys.findActiveByHash(hash));
@@ -112,7 +113,7 @@ export class AuthenticateApiKeyUseCase {
         this.apiKeys.touch(key.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)),
       );
     }
-    return { vendorId: key.vendorId };
+    return { vendorId: key.vendorId, keyPrefix: key.keyPrefix };
   }
 
   private remember(hash: string): void {
