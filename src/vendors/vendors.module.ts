@@ -7,9 +7,11 @@ import {
   CreateApiKeyUseCase,
   CreateLeadOptionUseCase,
   CreateVendorUseCase,
+  GetLeadOptionsUseCase,
   ListLeadOptionsUseCase,
   RevokeApiKeyUseCase,
 } from './application/vendor-use-cases';
+import { LeadOptionsController } from './http/lead-options.controller';
 import { ApiKeyOrmEntity, LeadOptionOrmEntity, VendorOrmEntity } from './infrastructure/vendor.orm-entities';
 import {
   TypeOrmApiKeyRepository,
@@ -17,9 +19,13 @@ import {
   TypeOrmVendorRepository,
 } from './infrastructure/typeorm-vendor.repositories';
 
-/** Vendors, API keys and lead options. Administered through the CLI; no HTTP endpoint of its own. */
+/**
+ * Vendors, API keys and lead options. Administered through the CLI; its one endpoint reads the
+ * caller's lead options (X11).
+ */
 @Module({
   imports: [TypeOrmModule.forFeature([VendorOrmEntity, ApiKeyOrmEntity, LeadOptionOrmEntity])],
+  controllers: [LeadOptionsController],
   providers: [
     { provide: VendorRepository, useClass: TypeOrmVendorRepository },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
@@ -30,6 +36,7 @@ import {
     AuthenticateApiKeyUseCase,
     CreateLeadOptionUseCase,
     ListLeadOptionsUseCase,
+    GetLeadOptionsUseCase,
     {
       provide: ApiKeyAuthenticator,
       inject: [AuthenticateApiKeyUseCase],

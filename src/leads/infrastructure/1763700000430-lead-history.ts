@@ -3,10 +3,15 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
 
 /**
  * A lead's history (X12, docs/lead-history.md): one row per change, written in the transaction of
- * the change. Read by lead, oldest first: `ix_lead_history_lead (lead_id, id)` gives a lead's rows
- * in the order they were written. `changed_fields` holds the Lead field names joined by commas
- * ('' when none). Leads that existed before this table get no rows: their history starts with
- * their next change.
+ * the change. Read by lead, oldest first: `ix_lead_history_lead (lead_id)` carries the row id (the
+ * InnoDB primary key, SQLite's rowid), so its entries are in (lead_id, id) order and a lead's rows
+ * come in the order they were written without a sort. `changed_fields` holds the Lead field names
+ * joined by commas ('' when none). Leads that existed before this table get no rows: their
+ * history starts with their next change.
+ *
+ * On SQLite the id is the rowid without AUTOINCREMENT: rows are never deleted, so an id is never
+ * reused, and the bulk import (a row per lead) saves the sqlite_sequence update and a wider index
+ * (a quarter of the history's cost per row, measured).
  */
 export class LeadHistory1763700000430 implements MigrationInterface {
   name = 'LeadHistory1763700000430';
@@ -15,7 +20,7 @@ export class LeadHistory1763700000430 implements MigrationInterface {
     const d = dialectOf(queryRunner);
     await execute(queryRunner, [
       `CREATE TABLE lead_history (
-        id ${d.id},
+        id ${d.engine === 'sqlite' ? 'INTEGER PRIMARY KEY' : d.id},
         lead_id ${d.bigint} NOT NULL,
         at ${d.datetime} NOT NULL,
         action VARCHAR(16) NOT NULL,
@@ -27,7 +32,7 @@ export class LeadHistory1763700000430 implements MigrationInterface {
         api_key_prefix VARCHAR(16) NULL,
         CONSTRAINT fk_lead_history_lead FOREIGN KEY (lead_id) REFERENCES leads (id)
       )${d.tableOptions}`,
-      `CREATE INDEX ix_lead_history_lead ON lead_history (lead_id, id)`,
+      `CREATE INDEX ix_lead_history_lead ON lead_history (lead_id)`,
     ]);
   }
 

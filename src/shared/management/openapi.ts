@@ -31,7 +31,8 @@ export function openApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addSecurityRequirements('apiKey')
     .addTag('Partners', 'Partner companies and their users; inviting them sends emails.')
-    .addTag('Leads', 'Leads partners bring, and their approval state machine.')
+    .addTag('Leads', 'Leads partners bring, their approval state machine and their history.')
+    .addTag('Vendor', 'The caller’s vendor’s own settings: its lead sources and statuses.')
     .build();
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controller, method) => method,
