@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail/mail.module';
 import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
+import { GetPartnerUseCase } from './application/get-partner.use-case';
 import { InvitePartnerUseCase } from './application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
+import { ListPartnersUseCase } from './application/list-partners.use-case';
 import { PartnerInviter } from './application/partner-inviter';
 import {
   InvitationRepository,
@@ -50,6 +52,8 @@ import { PartnerAccessModule } from './partner-access.module';
     ReinvitePartnerUseCase,
     AddPartnerUsersUseCase,
     ListPartnerUsersUseCase,
+    ListPartnersUseCase,
+    GetPartnerUseCase,
   ],
   exports: [PartnerAccessModule],
 })

@@ -1,4 +1,5 @@
 import { TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import {
   ConcurrentWriteConflict,
@@ -11,7 +12,11 @@ import { PartnersModule } from '../../src/partners/partners.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
 import { VendorsModule } from '../../src/vendors/vendors.module';
-import { createTestContext, unique } from '../support/test-app';
+import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
+import { vendorApi } from '../support/lead-fixtures';
+import { PartnerMother, invitePartner } from '../support/partner-mother';
+import { createScratchDatabase } from '../support/scratch-database';
+import { createTestApp, createTestContext, createVendor, unique } from '../support/test-app';
 
 /** The partners adapters on the engine under test: the unique guards behind the use cases' checks. */
 describe('TypeORM partner repositories', () => {
@@ -85,10 +90,100 @@ describe('TypeORM partner repositories', () => {
   it('answers ConcurrentWriteConflict for a second connection of the same vendor and partner (primary key)', async () => {
     const partner = await newPartner();
     expect(await uow.run(() => partners.findConnected(vendorId, partner.id))).toBeNull();
-    await uow.run(() => partners.connect(vendorId, partner.id, now));
-    await expect(uow.run(() => partners.connect(vendorId, partner.id, now))).rejects.toBeInstanceOf(
+    await uow.run(() => partners.connect(vendorId, partner, now));
+    await expect(uow.run(() => partners.connect(vendorId, partner, now))).rejects.toBeInstanceOf(
       ConcurrentWriteConflict,
     );
     expect((await uow.run(() => partners.findConnected(vendorId, partner.id)))!.id).toBe(partner.id);
+  });
+
+  it('stores with the connection the copies the vendor’s listing reads: createdAt, type, lower-cased name and contact (X9)', async () => {
+    const partner = await uow.run(() =>
+      partners.insert(
+        Partner.invite(
+          {
+            companyName: `ÉLAN ${unique('Co')}`,
+            description: null,
+            website: null,
+            country: null,
+            companySize: null,
+            contactName: 'C',
+            contactEmailAddress: `${unique('Mixed.Case')}@P.test`,
+            contactPhone: null,
+            contactRole: null,
+            type: 'DISTRIBUTOR',
+          },
+          now,
+        ),
+      ),
+    );
+    await uow.run(() => partners.connect(vendorId, partner, new Date('2031-01-01T00:00:00.000Z')));
+    const [row] = await context
+      .get(DataSource)
+      .query(
+        'SELECT company_name_normalized, contact_email_normalized, partner_type FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?',
+        [vendorId, partner.id],
+      );
+    expect(row).toEqual({
+      company_name_normalized: partner.companyName.toLowerCase(),
+      contact_email_normalized: partner.snapshot().contactEmailAddress.toLowerCase(),
+      partner_type: 'DISTRIBUTOR',
+    });
+    const page = await uow.read(() =>
+      partners.listForVendor({
+        vendorId,
+        page: 0,
+        perPage: 100,
+        sortBy: 'createdAt',
+        sortDirection: 'asc',
+        keyword: 'élan',
+      }),
+    );
+    expect(page.data.map((p) => p.snapshot())).toEqual([partner.snapshot()]);
+  });
+});
+
+describe('migration VendorPartnerListing1763700000140', () => {
+  it('fills the listing copies of the connections that existed before it (X9)', async () => {
+    const scratch = await createScratchDatabase();
+    const t = await createTestApp({ env: { DATABASE_URL: scratch.url } });
+    try {
+      const a = await createVendor(t.app);
+      const b = await createVendor(t.app);
+      const elan = await invitePartner(
+        t.http,
+        a.apiKey,
+        PartnerMother.invite({ companyName: 'Élan Vital', type: 'RESELLER' }),
+      );
+      const zeta = await invitePartner(t.http, a.apiKey, PartnerMother.invite({ companyName: 'zeta' }));
+      await invitePartner(
+        t.http,
+        b.apiKey,
+        PartnerMother.invite({ contactEmailAddress: elan.contactEmailAddress }),
+      );
+      const dataSource = t.app.get(DataSource);
+      const applied = async () =>
+        ((await dataSource.query('SELECT name FROM migrations')) as { name: string }[]).map((m) => m.name);
+      while ((await applied()).includes('VendorPartnerListing1763700000140')) {
+        await dataSource.undoLastMigration({ transaction: 'each' });
+      }
+      await t.app.get(MigrationRunner).run();
+
+      const list = async (apiKey: string, query: string) =>
+        (
+          (await vendorApi(t.http, apiKey).get(`/partners${query}`)).body.data as { data: { id: number }[] }
+        ).data.map((p) => p.id);
+      // lower-cased names in code point order: 'é' comes after 'z' (docs/partners-indexes.md)
+      expect(await list(a.apiKey, '?sortBy=companyName&sortDirection=asc')).toEqual([zeta.id, elan.id]);
+      expect(await list(a.apiKey, '?sortBy=createdAt&sortDirection=asc')).toEqual([elan.id, zeta.id]);
+      expect(await list(a.apiKey, '?keyword=éLAN&type=RESELLER')).toEqual([elan.id]);
+      expect(
+        await list(a.apiKey, `?keyword=${encodeURIComponent(zeta.contactEmailAddress.toUpperCase())}`),
+      ).toEqual([zeta.id]);
+      expect(await list(b.apiKey, '?keyword=élan')).toEqual([elan.id]);
+    } finally {
+      await t.close();
+      await scratch.drop();
+    }
   });
 });

@@ -203,15 +203,13 @@ async function seed(ds: DataSource): Promise<void> {
       `INSERT INTO partners (company_name, contact_name, contact_email_address, created_at) VALUES (?, 'c', ?, ?)`,
       [`P${p}`, `p${p}@x.test`, now],
     );
-    await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (1, ?, ?)`, [
-      p,
-      now,
-    ]);
-    if (p <= 5)
-      await ds.query(`INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (2, ?, ?)`, [
-        p,
-        now,
-      ]);
+    for (const vendor of p <= 5 ? [1, 2] : [1]) {
+      await ds.query(
+        `INSERT INTO vendor_partners (vendor_id, partner_id, created_at, partner_created_at, company_name_normalized,
+            contact_email_normalized) VALUES (?, ?, ?, ?, ?, ?)`,
+        [vendor, p, now, now, `p${p}`, `p${p}@x.test`],
+      );
+    }
   }
   const names = ['Ann', 'Anna', 'Bob', 'Carla', 'Dmitri', 'Eve', 'Farah', 'Gus'];
   const statuses = ['PENDING', 'PENDING', 'APPROVED', 'REJECTED'];

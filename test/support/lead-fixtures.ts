@@ -79,17 +79,19 @@ export async function insertConnectedPartner(app: NestFastifyApplication, vendor
   return partnerId;
 }
 
+/** Connects the vendor to the partner, with the copies the vendor's partner listing reads (X9). */
 export async function connectPartner(
   app: NestFastifyApplication,
   vendorId: number,
   partnerId: number,
 ): Promise<void> {
   const dataSource = app.get(DataSource);
-  await dataSource.query('INSERT INTO vendor_partners (vendor_id, partner_id, created_at) VALUES (?, ?, ?)', [
-    vendorId,
-    partnerId,
-    dbDateTime(engineOf(dataSource), new Date()),
-  ]);
+  await dataSource.query(
+    `INSERT INTO vendor_partners (vendor_id, partner_id, created_at, partner_created_at, company_name_normalized,
+        contact_email_normalized, partner_type)
+      SELECT ?, id, ?, created_at, LOWER(company_name), LOWER(contact_email_address), type FROM partners WHERE id = ?`,
+    [vendorId, dbDateTime(engineOf(dataSource), new Date()), partnerId],
+  );
 }
 
 /** A minimal valid create/replace body with an email no other test uses. */

@@ -7,11 +7,11 @@ import {
   isUniqueViolation,
 } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { likePrefix } from '../../shared/infrastructure/database/like-prefix';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadRepository } from '../application/lead-repository';
 import type { LeadView } from '../application/lead-views';
 import { Lead } from '../domain/lead';
-import { foldCase } from '../../shared/domain/text';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
 import { LeadBucket, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
@@ -25,15 +25,6 @@ const SORT_COLUMNS: Record<LeadSortField, string> = {
   createdAt: 'created_at',
   updatedAt: 'updated_at',
 };
-
-/**
- * D33: the keyword is a literal prefix. `!` is the LIKE escape character on both engines (a
- * backslash would need different quoting in MySQL and SQLite string literals), so `!`, `%` and `_`
- * typed by the caller are escaped with it and match themselves.
- */
-export function likePrefix(keyword: string): string {
-  return `${foldCase(keyword).replace(/[!%_]/g, '!$&')}%`;
-}
 
 /**
  * D28, in one statement for a whole page: another active lead, or another lead's contact, of the

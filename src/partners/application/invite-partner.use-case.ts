@@ -56,7 +56,7 @@ export class InvitePartnerUseCase {
     // take it now, the unique index answers and the retry reports contactEmailAddress, not users[0].
     if (input.users !== null) await assertNoDuplicateEmails(this.users, requested);
     const partner = await this.partners.insert(Partner.invite(input.profile, now));
-    await this.partners.connect(vendorId, partner.id, now);
+    await this.partners.connect(vendorId, partner, now);
     const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
     await this.inviter.invite(vendorId, partner, created);
     return { partner, users: created };
@@ -82,7 +82,7 @@ export class InvitePartnerUseCase {
     await assertNoDuplicateEmails(this.users, requested);
     const stored = await this.partners.findById(contactUser.partnerId, { forUpdate: true });
     if (!stored) throw new Error(`partner ${contactUser.partnerId} of user ${contactUser.id} is missing`);
-    await this.partners.connect(vendorId, stored.id, now);
+    await this.partners.connect(vendorId, stored, now);
     const created = await this.users.insertAll(requested.map((r) => newPartnerUser(stored.id, r, now)));
     const partner = stored.invitedNow(now);
     await this.partners.recordInvitedAt(partner.id, now);

@@ -1,6 +1,6 @@
 import { Page } from '../../shared/application/page';
 import { NewInvitation } from '../domain/invitation';
-import { Partner } from '../domain/partner';
+import { Partner, PartnerListQuery } from '../domain/partner';
 import { NewPartnerUser, PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
 
 /**
@@ -30,8 +30,14 @@ export abstract class PartnerRepository {
   /** The partner when it exists and is connected to the vendor (D25); otherwise null. */
   abstract findConnected(vendorId: number, partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
   abstract isConnected(vendorId: number, partnerId: number): Promise<boolean>;
-  /** Connects the vendor to the partner (D20); ConcurrentWriteConflict when the connection exists. */
-  abstract connect(vendorId: number, partnerId: number, at: Date): Promise<void>;
+  /**
+   * Connects the vendor to the partner (D20); ConcurrentWriteConflict when the connection exists.
+   * Takes the stored partner: the connection keeps copies of what the vendor's listing sorts and
+   * searches by (X9).
+   */
+  abstract connect(vendorId: number, partner: Partner, at: Date): Promise<void>;
+  /** X9: one page of the partners connected to the vendor, and how many match in all. */
+  abstract listForVendor(query: PartnerListQuery): Promise<Page<Partner>>;
   abstract recordInvitedAt(partnerId: number, at: Date): Promise<void>;
 }
 

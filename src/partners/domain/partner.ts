@@ -3,6 +3,22 @@ import { normalizeEmail } from '../../shared/domain/email';
 export const PARTNER_TYPES = ['RESELLER', 'DISTRIBUTOR'] as const;
 export type PartnerType = (typeof PARTNER_TYPES)[number];
 
+/** X9: the keys the partner listing sorts by; an unknown sortBy falls back to createdAt, as in the lead listing. */
+export const PARTNER_SORT_KEYS = ['createdAt', 'companyName', 'id'] as const;
+export type PartnerSortKey = (typeof PARTNER_SORT_KEYS)[number];
+
+/** X9: one page of the partners connected to a vendor; ties on the sort key are broken by id in the same direction. */
+export interface PartnerListQuery {
+  vendorId: number;
+  page: number;
+  perPage: number;
+  sortBy: PartnerSortKey;
+  sortDirection: 'asc' | 'desc';
+  /** a literal, case-insensitive prefix of companyName or contactEmailAddress */
+  keyword?: string;
+  type?: PartnerType;
+}
+
 /** The company fields a vendor sends when inviting a partner (docs/api.md endpoint 1). */
 export interface PartnerProfile {
   companyName: string;

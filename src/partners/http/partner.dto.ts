@@ -1,5 +1,5 @@
 import { ApiSchema } from '@nestjs/swagger';
-import { PathId, QueryEnum, QueryInteger } from '../../shared/http/query-fields';
+import { PathId, QueryEnum, QueryInteger, QueryText } from '../../shared/http/query-fields';
 import {
   ListOf,
   SHORT_TEXT,
@@ -9,7 +9,7 @@ import {
   RequiredEmail,
   RequiredString,
 } from '../../shared/http/validation';
-import { PARTNER_TYPES, PartnerType } from '../domain/partner';
+import { PARTNER_SORT_KEYS, PARTNER_TYPES, PartnerSortKey, PartnerType } from '../domain/partner';
 import { PARTNER_USER_SORT_KEYS, PartnerUserSortKey } from '../domain/partner-user';
 
 const BATCH = 'must hold 1 to 100 entries'; // D22
@@ -18,7 +18,10 @@ const BATCH = 'must hold 1 to 100 entries'; // D22
 @ApiSchema({ name: 'PartnerUserRequest' })
 export class PartnerUserBody {
   @RequiredString(SHORT_TEXT, { example: 'Andrew' }) firstName!: string;
-  @RequiredEmail({ description: 'must belong to no existing partner user (D21)', example: 'andrew@northwind.example' })
+  @RequiredEmail({
+    description: 'must belong to no existing partner user (D21)',
+    example: 'andrew@northwind.example',
+  })
   emailAddress!: string;
   @OptionalString() lastName?: string | null;
   @OptionalString() phoneNumber?: string | null;
@@ -78,4 +81,29 @@ export class ListPartnerUsersQuery {
     description: 'sort key, always ascending; ties are broken by id (D24)',
   })
   sortBy!: PartnerUserSortKey;
+}
+
+/** X9: validated as the lead listing's parameters (D33, D39); ties are broken by id in the same direction. */
+export class ListPartnersQuery {
+  @QueryInteger({ default: 0, min: 0, description: 'page number, from 0' }) page!: number;
+  @QueryInteger({ default: 20, min: 1, max: 100, description: 'partners per page' }) perPage!: number;
+  @QueryEnum(PARTNER_SORT_KEYS, {
+    default: 'createdAt',
+    fallback: true,
+    description:
+      'sort key; `companyName` compares the lower-cased names; ties are broken by id in the same direction (X9)',
+  })
+  sortBy!: PartnerSortKey;
+  @QueryEnum(['asc', 'desc'] as const, {
+    default: 'desc',
+    caseInsensitive: true,
+    description: 'sort direction',
+  })
+  sortDirection!: 'asc' | 'desc';
+  @QueryText(
+    'literal, case-insensitive prefix of companyName or contactEmailAddress (`%`, `_` and `\\` match themselves, X9)',
+  )
+  keyword?: string;
+  @QueryEnum(PARTNER_TYPES, { description: 'only partners of this type (D16)' })
+  type?: PartnerType;
 }

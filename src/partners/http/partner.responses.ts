@@ -32,7 +32,11 @@ export class PartnerUserResponse {
   lastActiveAt!: string | null;
 }
 
-/** Partner (docs/api.md); `users` only on the invite response (D4). */
+/**
+ * Partner (docs/api.md). `users` is the one field whose content depends on the operation: the invite
+ * answers the users it created (D19, D20), the partner reads answer null (X9, X10); every builder
+ * call says which (`toPartnerResponse`).
+ */
 @ApiSchema({ name: 'Partner' })
 export class PartnerResponse {
   @IdField() id!: number;
@@ -46,12 +50,19 @@ export class PartnerResponse {
   @TextField({}, NULLABLE) contactPhone!: string | null;
   @TextField({}, NULLABLE) contactRole!: string | null;
   @EnumField(PARTNER_TYPES, {}, NULLABLE) type!: PartnerType | null;
-  @ListField(PartnerUserResponse, {
-    description: 'the users this invite created (D19, D20); only in the invite’s answer',
-    required: false,
-  })
-  users?: PartnerUserResponse[];
-  @DateTimeField({ description: 'time of the last invite or reinvite (D23)', example: '2026-01-31T09:30:00.000Z' }, NULLABLE)
+  @ListField(
+    PartnerUserResponse,
+    {
+      description:
+        'the users this invite created (D19, D20) in the invite’s answer; null in the partner listing and read (X9, X10)',
+    },
+    NULLABLE,
+  )
+  users!: PartnerUserResponse[] | null;
+  @DateTimeField(
+    { description: 'time of the last invite or reinvite (D23)', example: '2026-01-31T09:30:00.000Z' },
+    NULLABLE,
+  )
   invitedAt!: string | null;
   @DateTimeField() createdAt!: string;
 }
@@ -68,7 +79,11 @@ export function toPartnerUserResponse(user: PartnerUser): PartnerUserResponse {
   };
 }
 
-export function toPartnerResponse(partner: Partner, users?: PartnerUser[]): PartnerResponse {
+/**
+ * `users`: the users the invite created, or null for the partner reads (X9, X10), which do not list
+ * users (endpoint 4 does). Required, so that no caller leaves the choice to a default.
+ */
+export function toPartnerResponse(partner: Partner, users: readonly PartnerUser[] | null): PartnerResponse {
   const p = partner.snapshot();
   return {
     id: p.id,
@@ -82,7 +97,7 @@ export function toPartnerResponse(partner: Partner, users?: PartnerUser[]): Part
     contactPhone: p.contactPhone,
     contactRole: p.contactRole,
     type: p.type as PartnerType | null,
-    ...(users ? { users: users.map(toPartnerUserResponse) } : {}),
+    users: users === null ? null : users.map(toPartnerUserResponse),
     invitedAt: p.invitedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),
   };

@@ -5,13 +5,16 @@ import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { Page } from '../../shared/application/page';
 import { AddPartnerUsersUseCase } from '../application/add-partner-users.use-case';
+import { GetPartnerUseCase } from '../application/get-partner.use-case';
 import { InvitePartnerUseCase } from '../application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from '../application/list-partner-users.use-case';
+import { ListPartnersUseCase } from '../application/list-partners.use-case';
 import { ReinvitePartnerUseCase } from '../application/reinvite-partner.use-case';
 import {
   AddPartnerUsersBody,
   InvitePartnerBody,
   ListPartnerUsersQuery,
+  ListPartnersQuery,
   PartnerPath,
   ReinvitePartnerBody,
 } from './partner.dto';
@@ -23,7 +26,7 @@ import {
   toUserRequest,
 } from './partner.responses';
 
-/** Endpoints 1-4 (docs/api.md). */
+/** Endpoints 1-4 (docs/api.md), and the partner reads X9, X10. */
 @ApiTags('Partners')
 @Controller('partners')
 export class PartnersController {
@@ -32,6 +35,8 @@ export class PartnersController {
     private readonly reinvitePartner: ReinvitePartnerUseCase,
     private readonly addPartnerUsers: AddPartnerUsersUseCase,
     private readonly listPartnerUsers: ListPartnerUsersUseCase,
+    private readonly listPartners: ListPartnersUseCase,
+    private readonly getPartner: GetPartnerUseCase,
   ) {}
 
   @Operation({
@@ -70,6 +75,51 @@ export class PartnersController {
       users: b.users ? b.users.map(toUserRequest) : null,
     });
     return toPartnerResponse(result.partner, result.users);
+  }
+
+  @Operation({
+    id: 'listPartners',
+    summary: 'List the vendor’s partners',
+    description:
+      'One page of the partners connected to the caller’s vendor (X9): those it invited and those connected to ' +
+      'it by an invite of an existing partner (D20), so a partner shared by two vendors is listed by both. ' +
+      '`users` is null in every entry (endpoint 4 lists a partner’s users). `keyword` is a literal, ' +
+      'case-insensitive prefix of `companyName` or `contactEmailAddress`; `type` keeps one type. Sorted by ' +
+      '`sortBy` in `sortDirection`, ties broken by id in the same direction. Parameters are validated as for ' +
+      'the lead listing: a parameter given twice, a malformed integer or an unknown `sortDirection` or `type` ' +
+      'is VALIDATION_FAILED, an unknown `sortBy` falls back to `createdAt`, unknown parameters are ignored ' +
+      '(D33, D39).',
+    data: { page: PartnerResponse },
+  })
+  @Get()
+  async list(
+    @CurrentVendor() vendorId: number,
+    @ValidInput({ query: ListPartnersQuery }) input: Input<undefined, ListPartnersQuery>,
+  ): Promise<Page<PartnerResponse>> {
+    const page = await this.listPartners.execute({ vendorId, ...input.query });
+    return {
+      data: page.data.map((partner) => toPartnerResponse(partner, null)),
+      page: page.page,
+      perPage: page.perPage,
+      totalItems: page.totalItems,
+    };
+  }
+
+  @Operation({
+    id: 'getPartner',
+    summary: 'Read a partner',
+    description:
+      'The partner, with `users` null (X10). A partner that does not exist or is not connected to the caller’s ' +
+      'vendor is 404 alike (D25); a partner connected to several vendors (D20) is read the same by each.',
+    data: PartnerResponse,
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
+  @Get(':partnerId')
+  async get(
+    @CurrentVendor() vendorId: number,
+    @ValidInput({ params: PartnerPath }) input: Input<PartnerPath>,
+  ): Promise<PartnerResponse> {
+    return toPartnerResponse(await this.getPartner.execute(vendorId, input.params.partnerId), null);
   }
 
   @Operation({

@@ -1,7 +1,8 @@
 import { normalizeEmail } from '../../shared/domain/email';
+import { foldCase } from '../../shared/domain/text';
 import { Partner, PartnerType } from '../domain/partner';
 import { NewPartnerUser, PartnerUser } from '../domain/partner-user';
-import { PartnerOrmEntity, PartnerUserOrmEntity } from './partner.orm-entities';
+import { PartnerOrmEntity, PartnerUserOrmEntity, VendorPartnerOrmEntity } from './partner.orm-entities';
 
 /** Domain <-> ORM rows, field by field, so a new column never reaches the domain (or the wire) by accident. */
 export const PartnerMapper = {
@@ -42,6 +43,23 @@ export const PartnerMapper = {
     };
   },
 };
+
+/**
+ * X9: the connection row of a vendor and a stored partner, with the partner's copies its listing
+ * sorts and searches by (lower-cased like every normalized key, D13).
+ */
+export function toConnectionRow(vendorId: number, partner: Partner, at: Date): VendorPartnerOrmEntity {
+  const p = partner.snapshot();
+  return {
+    vendorId,
+    partnerId: p.id,
+    createdAt: at,
+    partnerCreatedAt: p.createdAt,
+    companyNameNormalized: foldCase(p.companyName),
+    contactEmailNormalized: normalizeEmail(p.contactEmailAddress),
+    partnerType: p.type,
+  };
+}
 
 export const PartnerUserMapper = {
   toDomain(row: PartnerUserOrmEntity): PartnerUser {

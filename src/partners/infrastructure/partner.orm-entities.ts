@@ -38,11 +38,16 @@ export class PartnerUserOrmEntity {
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
 }
 
+/** A vendor's connection to a partner (D20), with copies of what the vendor's listing sorts and searches by (X9). */
 @Entity('vendor_partners')
 export class VendorPartnerOrmEntity {
   @PrimaryColumn({ name: 'vendor_id', type: 'bigint', transformer: bigintToNumber }) vendorId!: number;
   @PrimaryColumn({ name: 'partner_id', type: 'bigint', transformer: bigintToNumber }) partnerId!: number;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
+  @DateTimeColumn({ name: 'partner_created_at' }) partnerCreatedAt!: Date;
+  @Column({ name: 'company_name_normalized', type: 'varchar', length: 255 }) companyNameNormalized!: string;
+  @Column({ name: 'contact_email_normalized', type: 'varchar', length: 255 }) contactEmailNormalized!: string;
+  @Column({ name: 'partner_type', type: 'varchar', length: 16, nullable: true }) partnerType!: string | null;
 }
 
 @Entity('invitations')
