@@ -52,6 +52,30 @@ describe('the OpenAPI document', () => {
     expect(new Set(ids).size).toBe(ids.length);
   });
 
+  it('lists the reads of X9-X12 with their operation ids, tags and query parameters; Partner.users is nullable', () => {
+    const byId = Object.fromEntries(operationsOf(document).map(([path, method, op]) => [op.operationId, { path, method, op }]));
+    const reads = ['listPartners', 'getPartner', 'getLeadOptions', 'getLeadHistory'];
+    expect(reads.map((id) => [id, byId[id]?.method, byId[id]?.path, byId[id]?.op.tags])).toEqual([
+      ['listPartners', 'get', '/api/v1/vendors/partners', ['Partners']],
+      ['getPartner', 'get', '/api/v1/vendors/partners/{partnerId}', ['Partners']],
+      ['getLeadOptions', 'get', '/api/v1/vendors/lead-options', ['Vendor']],
+      ['getLeadHistory', 'get', '/api/v1/vendors/leads/{leadId}/history', ['Leads']],
+    ]);
+    expect(document.tags?.map((tag) => tag.name)).toEqual(expect.arrayContaining(['Partners', 'Leads', 'Vendor']));
+    const parameters = byId.listPartners!.op.parameters ?? [];
+    const query = Object.fromEntries(parameters.filter((p) => p.in === 'query').map((p) => [p.name, p.schema]));
+    expect(Object.keys(query).sort()).toEqual(['keyword', 'page', 'perPage', 'sortBy', 'sortDirection', 'type']);
+    expect(query.sortBy).toMatchObject({ enum: ['createdAt', 'companyName', 'id'], default: 'createdAt' });
+    expect(query.sortDirection).toMatchObject({ enum: ['asc', 'desc'], default: 'desc' });
+    expect(query.type).toMatchObject({ enum: ['RESELLER', 'DISTRIBUTOR'] });
+    expect(query.keyword).toMatchObject({ type: 'string', maxLength: 255 });
+    const schemas = document.components!.schemas as Record<string, { properties: Record<string, object>; required?: string[] }>;
+    expect(schemas.Partner!.properties.users).toMatchObject({ type: 'array', nullable: true });
+    expect(schemas.Partner!.required).toContain('users');
+    expect(schemas.LeadHistoryEntry!.required).toHaveLength(8);
+    expect(schemas.LeadOptions!.required?.sort()).toEqual(['sources', 'statuses']);
+  });
+
   it('gives each operation a tag, a summary, a description of its rules and the API-key scheme', () => {
     expect(document.components?.securitySchemes?.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY' });
     expect(document.security).toEqual([{ apiKey: [] }]);
