@@ -53,7 +53,9 @@ describe('the OpenAPI document', () => {
   });
 
   it('lists the reads of X9-X12 with their operation ids, tags and query parameters; Partner.users is nullable', () => {
-    const byId = Object.fromEntries(operationsOf(document).map(([path, method, op]) => [op.operationId, { path, method, op }]));
+    const byId: Record<string, { path: string; method: string; op: Operation }> = Object.fromEntries(
+      operationsOf(document).map(([path, method, op]) => [op.operationId, { path, method, op }]),
+    );
     const reads = ['listPartners', 'getPartner', 'getLeadOptions', 'getLeadHistory'];
     expect(reads.map((id) => [id, byId[id]?.method, byId[id]?.path, byId[id]?.op.tags])).toEqual([
       ['listPartners', 'get', '/api/v1/vendors/partners', ['Partners']],

@@ -126,10 +126,14 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     const offset = query.page * query.perPage;
     if (offset >= totalItems) return { data: [], ...page };
     const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
+    // ties broken by id in the same direction (X9, as D33)
+    const order =
+      query.sortBy === 'id'
+        ? `vp.partner_id ${direction}`
+        : `${PARTNER_SORT_COLUMNS[query.sortBy]} ${direction}, vp.partner_id ${direction}`;
     const ids = (
       await this.db.rows(
-        `SELECT vp.partner_id FROM vendor_partners vp WHERE ${where}
-          ORDER BY ${PARTNER_SORT_COLUMNS[query.sortBy]} ${direction}, vp.partner_id ${direction} LIMIT ? OFFSET ?`,
+        `SELECT vp.partner_id FROM vendor_partners vp WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
         [...params, query.perPage, offset],
       )
     ).map((row) => Number(row[0]));
