@@ -85,7 +85,19 @@ function createdEntries(leads: readonly Lead[], ids: readonly (number | null)[])
   for (let i = 0; i < leads.length; i++) {
     const leadId = ids[i];
     if (leadId === null || leadId === undefined) continue;
-    for (const change of leads[i]!.changes) entries.push({ ...change, leadId, apiKeyPrefix: null });
+    for (const c of leads[i]!.changes) {
+      entries.push({
+        leadId,
+        action: c.action,
+        at: c.at,
+        approvalStatusFrom: c.approvalStatusFrom,
+        approvalStatusTo: c.approvalStatusTo,
+        archived: c.archived,
+        comment: c.comment,
+        changedFields: c.changedFields,
+        apiKeyPrefix: null,
+      });
+    }
   }
   return entries;
 }
