@@ -121,15 +121,13 @@ describe('Lead history (X12)', () => {
     it('UPDATED: the fields the PATCH changed; an explicit null that clears counts, an unchanged value does not', async () => {
       const v = await vendorWithPartner(t);
       const lead = await leadOf(v, { lastName: 'Lovelace', city: 'London' });
-      const patch = await v.api
-        .patch(`/leads/${lead.id}`)
-        .send({
-          status: null,
-          lastName: null,
-          city: 'London',
-          jobTitle: 'Analyst',
-          firstName: lead.firstName,
-        });
+      const patch = await v.api.patch(`/leads/${lead.id}`).send({
+        status: null,
+        lastName: null,
+        city: 'London',
+        jobTitle: 'Analyst',
+        firstName: lead.firstName,
+      });
       expect(patch.status).toBe(200);
       const history = await historyOf(v.api, lead.id);
       expect(history[1]).toEqual({
@@ -266,6 +264,39 @@ describe('Lead history (X12)', () => {
       await other.api.patch(`/leads/${lead.id}`).send({ city: 'Paris' }).expect(404);
       await other.api.put(`/leads/${lead.id}/archive`).expect(404);
       expect(await actions(v.api, lead.id)).toEqual(['CREATED', 'REJECTED']);
+    });
+  });
+
+  describe('under concurrency (D32)', () => {
+    it('ten concurrent approves add one APPROVED entry; concurrent rejects one REJECTED entry, with the comment kept', async () => {
+      const v = await vendorWithPartner(t);
+      const approved = await leadOf(v);
+      const rejected = await leadOf(v);
+      await Promise.all([
+        ...Array.from({ length: 10 }, () => v.api.put(`/leads/${approved.id}/approve`).expect(200)),
+        ...Array.from({ length: 10 }, (_, i) =>
+          v.api
+            .put(`/leads/${rejected.id}/reject`)
+            .send({ comment: `comment ${i}` })
+            .expect(200),
+        ),
+      ]);
+      expect(await actions(v.api, approved.id)).toEqual(['CREATED', 'APPROVED']);
+      const history = await historyOf(v.api, rejected.id);
+      expect(history.map((e) => e.action)).toEqual(['CREATED', 'REJECTED']);
+      expect(history[1]!.comment).toBe((await v.api.get(`/leads/${rejected.id}`)).body.data.rejectComment);
+    });
+
+    it('an approve and a reject racing leave one entry, of the one that won', async () => {
+      const v = await vendorWithPartner(t);
+      const lead = await leadOf(v);
+      const [approve, reject] = await Promise.all([
+        v.api.put(`/leads/${lead.id}/approve`),
+        v.api.put(`/leads/${lead.id}/reject`).send({ comment: 'late' }),
+      ]);
+      expect([approve.status, reject.status].sort()).toEqual([200, 409]);
+      const winner = approve.status === 200 ? 'APPROVED' : 'REJECTED';
+      expect(await actions(v.api, lead.id)).toEqual(['CREATED', winner]);
     });
   });
 
