@@ -18,10 +18,7 @@ const BATCH = 'must hold 1 to 100 entries'; // D22
 @ApiSchema({ name: 'PartnerUserRequest' })
 export class PartnerUserBody {
   @RequiredString(SHORT_TEXT, { example: 'Andrew' }) firstName!: string;
-  @RequiredEmail({
-    description: 'must belong to no existing partner user (D21)',
-    example: 'andrew@northwind.example',
-  })
+  @RequiredEmail({ description: 'must belong to no existing partner user (D21)', example: 'andrew@northwind.example' })
   emailAddress!: string;
   @OptionalString() lastName?: string | null;
   @OptionalString() phoneNumber?: string | null;

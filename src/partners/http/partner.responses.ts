@@ -59,10 +59,7 @@ export class PartnerResponse {
     NULLABLE,
   )
   users!: PartnerUserResponse[] | null;
-  @DateTimeField(
-    { description: 'time of the last invite or reinvite (D23)', example: '2026-01-31T09:30:00.000Z' },
-    NULLABLE,
-  )
+  @DateTimeField({ description: 'time of the last invite or reinvite (D23)', example: '2026-01-31T09:30:00.000Z' }, NULLABLE)
   invitedAt!: string | null;
   @DateTimeField() createdAt!: string;
 }
