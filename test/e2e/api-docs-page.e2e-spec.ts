@@ -1,0 +1,129 @@
+import type { Browser } from 'playwright-core';
+import { ManagementServer } from '../../src/shared/management/management-server';
+import { API_DOCS_CSP } from '../../src/shared/management/api-docs-page';
+import { openApiDocument } from '../../src/shared/management/openapi';
+import { blockNetworkBeyondLoopback, launchChromium } from '../support/chromium';
+import { TestApp, createTestApp } from '../support/test-app';
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { operationId?: string }>>;
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** "GET /api/v1/vendors/leads/{leadId} getLead" for every operation of the document. */
+function operationsOf(document: OpenApiDocument): string[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.has(method))
+      .map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId ?? ''}`),
+  );
+}
+
+/** X14: the reference page on the management port, rendered from /openapi.json with no network beyond it. */
+describe('API reference page (/docs on the management port)', () => {
+  let t: TestApp;
+  let management: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const port = await t.app.get(ManagementServer).start(0, '127.0.0.1', openApiDocument(t.app));
+    management = `http://127.0.0.1:${port}`;
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('is an HTML page with a restrictive Content-Security-Policy and nosniff', async () => {
+    const response = await fetch(`${management}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const csp = response.headers.get('content-security-policy');
+    expect(csp).toBe(API_DOCS_CSP);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
+  });
+
+  it('loads every script and stylesheet from the service itself, served with nosniff', async () => {
+    const html = await (await fetch(`${management}/docs`)).text();
+    expect(html).not.toMatch(/<script>|<style|style=/); // nothing inline, which the CSP would refuse
+    const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
+    expect(references).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/swagger-ui-bundle\.js$/),
+        expect.stringMatching(/swagger-ui\.css$/),
+        'docs/init.js',
+      ]),
+    );
+    for (const reference of references) {
+      expect(reference).not.toMatch(/^([a-z]+:|\/\/)/i); // relative: this server, whatever its address
+      const asset = await fetch(new URL(reference, `${management}/docs`));
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(asset.headers.get('content-type')).toMatch(/^(application\/javascript|text\/css|image\/png)/);
+    }
+  });
+
+  it('serves no other file of the bundle', async () => {
+    const html = await (await fetch(`${management}/docs`)).text();
+    const assets = /href="(docs\/assets\/[^/]+)\/swagger-ui\.css"/.exec(html)![1];
+    for (const path of [`${assets}/package.json`, `${assets}/index.html`, `${assets}/../../openapi.json`]) {
+      expect((await fetch(`${management}/${path}`)).status).toBe(404);
+    }
+  });
+
+  it('lists every operation of /openapi.json, rendered in Chromium with the network blocked', async () => {
+    const openapi = (await (await fetch(`${management}/openapi.json`)).json()) as OpenApiDocument;
+    const expected = operationsOf(openapi);
+    expect(expected.length).toBeGreaterThan(0);
+
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    try {
+      const outside = await blockNetworkBeyondLoopback(context);
+      const page = await context.newPage();
+      const problems: string[] = []; // CSP violations and script errors show up here
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(message.text());
+      });
+      page.on('pageerror', (error) => problems.push(error.message));
+
+      await page.goto(`${management}/docs`);
+      await page
+        .locator('.opblock')
+        .nth(expected.length - 1)
+        .waitFor();
+      const listed = await page
+        .locator('.opblock')
+        .evaluateAll((blocks) =>
+          blocks.map((block) =>
+            [
+              block.querySelector('.opblock-summary-method')?.textContent,
+              block.querySelector('.opblock-summary-path')?.getAttribute('data-path'),
+              block.querySelector('.opblock-summary-operation-id')?.textContent ?? '',
+            ].join(' '),
+          ),
+        );
+      expect(listed.sort()).toEqual(expected.sort());
+
+      // Opening each operation renders its parameters, bodies and schemas: still nothing goes out.
+      for (const summary of await page.locator('.opblock-summary').all()) await summary.click();
+      await page
+        .locator('.opblock.is-open .opblock-body')
+        .nth(expected.length - 1)
+        .waitFor();
+      // A reference, not a console: nowhere to type a key, nothing to send.
+      await page.locator('.authorization__btn').first().click();
+      expect(await page.locator('.btn.authorize, .try-out__btn, .dialog-ux').count()).toBe(0);
+      expect(outside).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});
