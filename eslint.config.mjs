@@ -17,7 +17,7 @@ export default tseslint.config(
     },
   },
   {
-    // STYLE.md: domain code is plain TypeScript, free of frameworks, so it can be read and tested alone.
+    // docs/architecture.md: domain code is plain TypeScript, free of frameworks, so it can be read and tested alone.
     files: ['src/**/domain/**/*.ts'],
     rules: {
       'no-restricted-imports': [

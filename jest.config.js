@@ -1,4 +1,5 @@
-// Three projects: unit specs beside the code (src/ and clients/), adapter (integration) tests and HTTP (e2e) tests.
+// Three projects: unit specs beside the code (src/ and the typed client's wrapper in clients/, and
+// checks of the repository itself in test/unit), adapter (integration) tests and HTTP (e2e) tests.
 // The database of integration and e2e tests is TEST_DATABASE_URL (set by `npm run test:mysql`),
 // otherwise a fresh in-memory SQLite database per application.
 const transform = {
@@ -12,15 +13,9 @@ module.exports = {
       ...common,
       displayName: 'unit',
       rootDir: '.',
-      // clients/: the typed client's own wrapper; its generated schema.ts has no tests of its own
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/clients/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/clients/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
     },
-    {
-      ...common,
-      displayName: 'integration',
-      rootDir: '.',
-      testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'],
-    },
+    { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
   testTimeout: 30000,

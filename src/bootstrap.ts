@@ -28,12 +28,24 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
  * Listens on the public port (HOST) and, unless MANAGEMENT_PORT is 0, on the management port at
  * MANAGEMENT_HOST (X15: loopback by default, so health, metrics and docs are not public by accident).
  */
-export async function listen(app: NestFastifyApplication): Promise<void> {
+export async function listen(app: NestFastifyApplication): Promise<{ api: string; management: string | null }> {
   const config = app.get(AppConfig);
   await app.listen({ port: config.port, host: config.host });
+  let management: string | null = null;
   if (config.managementPort !== 0) {
-    await app.get(ManagementServer).start(config.managementPort, config.managementHost, openApiDocument(app));
+    const port = await app
+      .get(ManagementServer)
+      .start(config.managementPort, config.managementHost, openApiDocument(app));
+    management = urlOf(config.managementHost, port);
   }
+  const bound = (app.getHttpServer() as Server).address();
+  const api = typeof bound === 'object' && bound ? urlOf(bound.address, bound.port) : String(bound);
+  return { api, management };
+}
+
+/** The address as bound (`0.0.0.0` stays `0.0.0.0`: every interface), IPv6 in brackets. */
+function urlOf(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
 /** Keep-alive connections idle at SIGTERM get this long to carry a request their client is sending. */

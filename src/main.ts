@@ -8,9 +8,12 @@ const SHUTDOWN_DEADLINE_MS = 10_000;
 
 async function main(): Promise<void> {
   const app = await createServerApp(AppModule);
-  await listen(app);
+  const bound = await listen(app);
   const logger = new Logger('Server');
-  logger.log(`listening on ${await app.getUrl()}`);
+  logger.log(
+    `public API listening on ${bound.api}; ` +
+      (bound.management ? `health, metrics and API docs on ${bound.management}` : 'management port disabled'),
+  );
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,6 +1,6 @@
 import { ConfigError, parseConfig } from './app-config';
 
-describe('parseConfig (runtime.md Environment)', () => {
+describe('parseConfig (docs/configuration.md Environment)', () => {
   it('gives a working default configuration on an empty environment', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({

@@ -1,5 +1,5 @@
 /**
- * Typed configuration, parsed once from the environment (runtime.md "Environment").
+ * Typed configuration, parsed once from the environment (docs/configuration.md "Environment").
  * This is the only file that knows the variable names; everything else receives an AppConfig.
  */
 export type DatabaseConfig =

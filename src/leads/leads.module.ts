@@ -18,7 +18,7 @@ import { LeadsController, PartnerLeadsController } from './http/leads.controller
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository';
 
-/** Leads of a partner and their approval state machine (api.md endpoints 5-12). */
+/** Leads of a partner and their approval state machine (docs/api.md endpoints 5-12). */
 @Module({
   imports: [TypeOrmModule.forFeature([LeadOrmEntity]), PartnersModule, VendorsModule, ContactsModule],
   controllers: [PartnerLeadsController, LeadsController],

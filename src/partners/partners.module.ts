@@ -27,7 +27,7 @@ import {
 } from './infrastructure/typeorm-partner.repositories';
 import { PartnerAccessModule } from './partner-access.module';
 
-/** Partners, partner users and the vendor connection (api.md endpoints 1-4). See README.md. */
+/** Partners, partner users and the vendor connection (docs/api.md endpoints 1-4). See README.md. */
 @Module({
   imports: [
     TypeOrmModule.forFeature([

@@ -3,7 +3,7 @@ import { CreateApiKeyUseCase, RevokeApiKeyUseCase } from '../../src/vendors/appl
 import { ProbeController } from '../support/probe.controller';
 import { ISO_DATETIME, TestApp, createTestApp, createVendor } from '../support/test-app';
 
-/** api.md "Authentication", D7, D8, D9, D10. */
+/** docs/api.md "Authentication", D7, D8, D9, D10. */
 describe('authentication', () => {
   let t: TestApp;
   let apiKey: string;

@@ -10,7 +10,7 @@ interface CliRun {
   json: Record<string, unknown>;
 }
 
-/** runtime.md "Administration CLI": the real CLI, run in-process against a database of its own. */
+/** docs/configuration.md "Administration CLI": the real CLI, run in-process against a database of its own. */
 describe('admin CLI', () => {
   let scratch: ScratchDatabase;
   const saved = { ...process.env };
@@ -143,7 +143,7 @@ describe('admin CLI', () => {
     },
   );
 
-  it('--help lists every command of runtime.md', async () => {
+  it('--help lists every command of docs/configuration.md', async () => {
     const run = await cli('--help');
     expect(run.code).toBe(0);
     for (const name of [

@@ -21,7 +21,7 @@ import {
   unique,
 } from '../support/test-app';
 
-/** api.md endpoints 5 (create), 7 (get), 8 (replace) and 9 (update). */
+/** docs/api.md endpoints 5 (create), 7 (get), 8 (replace) and 9 (update). */
 describe('Leads: create, get, replace, update', () => {
   let t: TestApp;
   let app: NestFastifyApplication;
@@ -59,7 +59,7 @@ describe('Leads: create, get, replace, update', () => {
     };
   }
 
-  describe('POST /partners/{partnerId}/leads (api.md 5)', () => {
+  describe('POST /partners/{partnerId}/leads (docs/api.md 5)', () => {
     it('creates the lead with every writable field as sent and answers LEAD_CREATE_SUCCESSFUL (D3, D4)', async () => {
       const v = await vendorWithPartner(t);
       const body = await fullBody(v.vendorId);
@@ -303,7 +303,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(await leadsOfVendor(v.vendorId)).toBe(0);
     });
 
-    it('answers 404 for a partner that does not exist or is not connected to the vendor (api.md 5.3, D25)', async () => {
+    it('answers 404 for a partner that does not exist or is not connected to the vendor (docs/api.md 5.3, D25)', async () => {
       const v = await vendorWithPartner(t);
       const other = await vendorWithPartner(t);
       for (const partnerId of [other.partnerId, 987654321]) {
@@ -358,7 +358,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(duplicateOnForeignPartner.status).toBe(404);
     });
 
-    it('refuses an email already used by a lead of the partner, in any case, with DUPLICATE_ENTRY naming emailAddress (api.md 5.2, D13)', async () => {
+    it('refuses an email already used by a lead of the partner, in any case, with DUPLICATE_ENTRY naming emailAddress (docs/api.md 5.2, D13)', async () => {
       const v = await vendorWithPartner(t);
       const first = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
@@ -404,8 +404,8 @@ describe('Leads: create, get, replace, update', () => {
     });
   });
 
-  describe('GET /leads/{leadId} (api.md 7)', () => {
-    it('returns the lead with message null and exactly the fields of api.md (D3, D4)', async () => {
+  describe('GET /leads/{leadId} (docs/api.md 7)', () => {
+    it('returns the lead with message null and exactly the fields of docs/api.md (D3, D4)', async () => {
       const v = await vendorWithPartner(t);
       const body = await fullBody(v.vendorId);
       const created = await createLead(t.http, v.apiKey, v.partnerId, body);
@@ -416,7 +416,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(response.body.timestamp).toMatch(ISO_DATETIME);
     });
 
-    it("answers 404 for another vendor's lead exactly as for a missing one (api.md 7, D27)", async () => {
+    it("answers 404 for another vendor's lead exactly as for a missing one (docs/api.md 7, D27)", async () => {
       const v = await vendorWithPartner(t);
       const other = await vendorWithPartner(t);
       const foreign = await createLead(t.http, other.apiKey, other.partnerId);
@@ -453,7 +453,7 @@ describe('Leads: create, get, replace, update', () => {
     });
   });
 
-  describe('PUT /leads/{leadId} (api.md 8)', () => {
+  describe('PUT /leads/{leadId} (docs/api.md 8)', () => {
     it('replaces the lead: every writable field omitted is cleared (D29)', async () => {
       const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
@@ -496,7 +496,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(response.body.data).toEqual({ ...read, city: 'Paris', updatedAt: response.body.data.updatedAt });
     });
 
-    it('never changes approvalStatus or archived, whatever the body says (api.md 8.2)', async () => {
+    it('never changes approvalStatus or archived, whatever the body says (docs/api.md 8.2)', async () => {
       const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       await v.api.put(`/leads/${created.id}/approve`);
@@ -590,7 +590,7 @@ describe('Leads: create, get, replace, update', () => {
     });
   });
 
-  describe('PATCH /leads/{leadId} (api.md 9)', () => {
+  describe('PATCH /leads/{leadId} (docs/api.md 9)', () => {
     it('changes only the fields present (D29)', async () => {
       const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId, await fullBody(v.vendorId));
@@ -641,7 +641,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(response.body.data).toEqual(created);
     });
 
-    it('ignores approvalStatus, archived and other read-only fields (api.md 9.2, D5)', async () => {
+    it('ignores approvalStatus, archived and other read-only fields (docs/api.md 9.2, D5)', async () => {
       const v = await vendorWithPartner(t);
       const created = await createLead(t.http, v.apiKey, v.partnerId);
       const response = await v.api
@@ -676,7 +676,7 @@ describe('Leads: create, get, replace, update', () => {
       expect(errorFields(response.body)).toEqual(['status']);
     });
 
-    it("refuses another lead's email of the partner with DUPLICATE_ENTRY (api.md 9.3)", async () => {
+    it("refuses another lead's email of the partner with DUPLICATE_ENTRY (docs/api.md 9.3)", async () => {
       const v = await vendorWithPartner(t);
       const a = await createLead(t.http, v.apiKey, v.partnerId);
       const b = await createLead(t.http, v.apiKey, v.partnerId);

@@ -14,7 +14,7 @@ import {
 } from '../support/lead-fixtures';
 import { TestApp, createLeadOption, createTestApp, createVendor, unique } from '../support/test-app';
 
-/** api.md endpoint 6 with D27, D28, D33 and D39. */
+/** docs/api.md endpoint 6 with D27, D28, D33 and D39. */
 describe('GET /partners/{partnerId}/leads', () => {
   let t: TestApp;
   let app: NestFastifyApplication;
@@ -107,7 +107,7 @@ describe('GET /partners/{partnerId}/leads', () => {
     const active = () => ['ada', 'adam', 'bob', 'pct', 'hundred', 'slash'];
     const idsOf = (...names: string[]) => names.map((name) => lead[name]!.id);
 
-    it('lists active leads newest first by default, ties broken by id in the same direction, with the page shape (api.md 6)', async () => {
+    it('lists active leads newest first by default, ties broken by id in the same direction, with the page shape (docs/api.md 6)', async () => {
       const response = await list(v);
       expect(response.status).toBe(200);
       expect(response.body.message).toBeNull();
@@ -119,7 +119,7 @@ describe('GET /partners/{partnerId}/leads', () => {
         expect(Object.keys(item).sort()).toEqual([...LEAD_FIELDS].sort());
     });
 
-    it('pages with page and perPage, totalItems counting every match (api.md "Pages")', async () => {
+    it('pages with page and perPage, totalItems counting every match (docs/api.md "Pages")', async () => {
       const second = await list(v, 'page=1&perPage=4');
       expect(second.body.data).toMatchObject({ page: 1, perPage: 4, totalItems: 6 });
       expect(second.body.data.data.map((l: LeadJson) => l.id)).toEqual(idsOf('adam', 'ada'));
@@ -143,7 +143,7 @@ describe('GET /partners/{partnerId}/leads', () => {
       );
     });
 
-    it('falls back to createdAt for an unknown sortBy, without error (api.md 6)', async () => {
+    it('falls back to createdAt for an unknown sortBy, without error (docs/api.md 6)', async () => {
       expect(await ids(v, 'sortBy=firstName')).toEqual(await ids(v, 'sortBy=createdAt'));
     });
 
@@ -304,7 +304,7 @@ describe('GET /partners/{partnerId}/leads', () => {
   });
 
   describe('tenancy', () => {
-    it('answers 404 for a partner that does not exist or is not connected to the vendor (api.md 6, D25)', async () => {
+    it('answers 404 for a partner that does not exist or is not connected to the vendor (docs/api.md 6, D25)', async () => {
       const v = await vendorWithPartner(t);
       const other = await vendorWithPartner(t);
       for (const partnerId of [other.partnerId, 987654321]) {

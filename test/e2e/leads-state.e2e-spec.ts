@@ -12,7 +12,7 @@ import {
   VendorWithPartner,
 } from '../support/lead-fixtures';
 import { ISO_DATETIME, TestApp, createTestApp } from '../support/test-app';
-/** api.md endpoints 10 (approve), 11 (reject), 12 (archive) and "States and transitions" (D30-D32, D34, D38). */
+/** docs/api.md endpoints 10 (approve), 11 (reject), 12 (archive) and "States and transitions" (D30-D32, D34, D38). */
 describe('Leads: approve, reject, archive', () => {
   let t: TestApp;
   let app: NestFastifyApplication;
@@ -73,7 +73,7 @@ describe('Leads: approve, reject, archive', () => {
     },
   );
 
-  describe('PUT /leads/{leadId}/approve (api.md 10)', () => {
+  describe('PUT /leads/{leadId}/approve (docs/api.md 10)', () => {
     it('approves a PENDING lead, converts it into one contact and answers LEAD_APPROVE_SUCCESSFUL with {lead, contactId}', async () => {
       const v = await vendorWithPartner(t);
       const lead = await leadOf(v, { lastName: 'Lovelace', jobTitle: 'Analyst', city: 'London' });
@@ -180,7 +180,7 @@ describe('Leads: approve, reject, archive', () => {
     );
   });
 
-  describe('PUT /leads/{leadId}/reject (api.md 11)', () => {
+  describe('PUT /leads/{leadId}/reject (docs/api.md 11)', () => {
     it('rejects a PENDING lead, recording the comment, with message null', async () => {
       const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
@@ -295,7 +295,7 @@ describe('Leads: approve, reject, archive', () => {
     });
   });
 
-  describe('PUT /leads/{leadId}/archive (api.md 12)', () => {
+  describe('PUT /leads/{leadId}/archive (docs/api.md 12)', () => {
     it.each(['PENDING', 'APPROVED', 'REJECTED'])(
       'archives a %s lead, approvalStatus unchanged (D31)',
       async (status) => {
@@ -317,7 +317,7 @@ describe('Leads: approve, reject, archive', () => {
       },
     );
 
-    it('succeeds on an archived lead and changes nothing, not even updatedAt (api.md 12, D34)', async () => {
+    it('succeeds on an archived lead and changes nothing, not even updatedAt (docs/api.md 12, D34)', async () => {
       const v = await vendorWithPartner(t);
       const lead = await leadOf(v);
       const first = await v.api.put(`/leads/${lead.id}/archive`);

@@ -44,11 +44,12 @@ describe('management port', () => {
     const response = await request(management).get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toMatch(/^3\./);
-    expect(response.body.components.securitySchemes['api-key']).toEqual({
+    expect(response.body.components.securitySchemes.apiKey).toMatchObject({
       type: 'apiKey',
       in: 'header',
       name: 'X-API-KEY',
     });
+    expect(response.body).toEqual(JSON.parse(JSON.stringify(openApiDocument(t.app))));
   });
 
   it('keeps these endpoints off the public port', async () => {

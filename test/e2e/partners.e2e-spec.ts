@@ -15,10 +15,10 @@ import {
 import { createTestApp, createVendor, ISO_DATETIME, TestApp, unique } from '../support/test-app';
 
 /**
- * api.md endpoints 1-4 and D12-D25, D40 through HTTP on the database under test. The dispatcher is
+ * docs/api.md endpoints 1-4 and D12-D25, D40 through HTTP on the database under test. The dispatcher is
  * off here: which emails a request queues is read from the outbox table (delivery is mail-*.e2e-spec).
  */
-describe('Partners API (api.md 1-4)', () => {
+describe('Partners API (docs/api.md 1-4)', () => {
   let t: TestApp;
   let key: string;
   let otherKey: string;
@@ -49,7 +49,7 @@ describe('Partners API (api.md 1-4)', () => {
     (await outboxRows(t.app, recipients)).map((r) => r.recipient.toLowerCase());
 
   describe('POST /partners (invite)', () => {
-    it('creates a new partner with every field and answers the api.md Partner shape exactly (D4, D1)', async () => {
+    it('creates a new partner with every field and answers the docs/api.md Partner shape exactly (D4, D1)', async () => {
       const body = PartnerMother.fullInvite();
       const response = await post('', body);
       expect(response.status).toBe(200);

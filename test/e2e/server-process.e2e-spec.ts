@@ -14,7 +14,7 @@ function cli(env: Record<string, string>, ...args: string[]): Record<string, unk
   return JSON.parse(stdout);
 }
 
-/** runtime.md: the built server as a process — start, serve, bad configuration, SIGTERM (D41). */
+/** docs/configuration.md: the built server as a process — start, serve, bad configuration, SIGTERM (D41). */
 describe('server process (node dist/main.js)', () => {
   let scratch: ScratchDatabase;
   let server: ServerProcess;
@@ -50,6 +50,14 @@ describe('server process (node dist/main.js)', () => {
   it('is ready on the management port', async () => {
     const ready = await fetch(`${server.managementUrl}/readyz`);
     expect(ready.status).toBe(200);
+  });
+
+  it('logs the addresses it bound, as bound', async () => {
+    const line = `public API listening on ${server.baseUrl}; health, metrics and API docs on ${server.managementUrl}`;
+    for (let i = 0; i < 50 && !server.output().includes(line); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(server.output()).toContain(line);
   });
 
   it('listens for management on MANAGEMENT_HOST only, loopback 127.0.0.1 by default (X15)', async () => {

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { dbDateTime, engineOf } from '../../src/shared/infrastructure/database/database-engine';
 import { TestApp, createVendor, unique } from './test-app';
 
-/** The writable lead fields in api.md order, for asserting exact field sets (D4). */
+/** The writable lead fields in docs/api.md order, for asserting exact field sets (D4). */
 export const LEAD_FIELDS = [
   'id',
   'partnerId',
@@ -38,7 +38,7 @@ export const LEAD_FIELDS = [
   'updatedAt',
 ];
 
-/** Invites a new partner for the vendor of `apiKey` through the API (api.md 1); returns its id. */
+/** Invites a new partner for the vendor of `apiKey` through the API (docs/api.md 1); returns its id. */
 export async function invitePartner(
   http: TestAgent,
   apiKey: string,
@@ -116,7 +116,7 @@ export interface LeadJson {
   [field: string]: unknown;
 }
 
-/** Creates a lead through the API (api.md 5) and returns it; fails the test on anything but 200. */
+/** Creates a lead through the API (docs/api.md 5) and returns it; fails the test on anything but 200. */
 export async function createLead(
   http: TestAgent,
   apiKey: string,

@@ -4,6 +4,7 @@ import { Test, TestingModule, TestingModuleBuilder } from '@nestjs/testing';
 import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
+import { ContractRecorder } from './contract';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
 import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
 import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
@@ -46,6 +47,8 @@ export interface TestAppOptions {
 export interface TestApp {
   app: NestFastifyApplication;
   http: TestAgent;
+  /** checks every response against the OpenAPI document; its failures are thrown by close() */
+  contract: ContractRecorder;
   close(): Promise<void>;
 }
 
@@ -62,12 +65,19 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   configureHttp(app);
   applyConnectionLimits(app);
+  const contract = new ContractRecorder();
+  contract.install(app);
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
+  contract.load(app);
   return {
     app,
     http: request(app.getHttpServer()),
-    close: () => app.close(),
+    contract,
+    close: async () => {
+      await app.close();
+      contract.assertClean();
+    },
   };
 }
 

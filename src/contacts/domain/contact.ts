@@ -1,5 +1,5 @@
 /**
- * A contact: what an approved lead becomes (api.md 10). It belongs to the lead's vendor and partner
+ * A contact: what an approved lead becomes (docs/api.md 10). It belongs to the lead's vendor and partner
  * and copies the lead's person and company fields at the moment of approval; there is exactly one
  * per lead (D32).
  */

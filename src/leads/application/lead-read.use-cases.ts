@@ -7,7 +7,7 @@ import { LeadListQuery } from '../domain/lead-list-query';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
 
-/** api.md 7: another vendor's lead is 404, exactly like a missing one (D27). */
+/** docs/api.md 7: another vendor's lead is 404, exactly like a missing one (D27). */
 @Injectable()
 export class GetLeadUseCase {
   constructor(
@@ -24,7 +24,7 @@ export class GetLeadUseCase {
   }
 }
 
-/** api.md 6: one page of a partner's leads, only the caller's vendor's (D27). */
+/** docs/api.md 6: one page of a partner's leads, only the caller's vendor's (D27). */
 @Injectable()
 export class ListLeadsUseCase {
   constructor(

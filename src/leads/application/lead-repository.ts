@@ -29,7 +29,7 @@ export abstract class LeadRepository {
     exceptLeadId?: number,
   ): Promise<boolean>;
 
-  /** One page of a partner's leads for a vendor, and how many match in all (api.md 6). */
+  /** One page of a partner's leads for a vendor, and how many match in all (docs/api.md 6). */
   abstract listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }>;
 
   /**

@@ -20,7 +20,7 @@ async function lockedLead(leads: LeadRepository, vendorId: number, leadId: numbe
   return lead;
 }
 
-/** api.md 10: approve and convert into a contact; retry-safe, one contact per lead (D32). */
+/** docs/api.md 10: approve and convert into a contact; retry-safe, one contact per lead (D32). */
 @Injectable()
 export class ApproveLeadUseCase {
   constructor(
@@ -45,7 +45,7 @@ export class ApproveLeadUseCase {
   }
 }
 
-/** api.md 11: reject with an optional comment; first write wins (D32). */
+/** docs/api.md 11: reject with an optional comment; first write wins (D32). */
 @Injectable()
 export class RejectLeadUseCase {
   constructor(
@@ -64,7 +64,7 @@ export class RejectLeadUseCase {
   }
 }
 
-/** api.md 12: hide from listings; archiving an archived lead changes nothing (D34). */
+/** docs/api.md 12: hide from listings; archiving an archived lead changes nothing (D34). */
 @Injectable()
 export class ArchiveLeadUseCase {
   constructor(

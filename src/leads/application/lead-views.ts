@@ -8,7 +8,7 @@ export interface LeadView {
   isDuplicate: boolean;
 }
 
-/** LeadApprovalResult (api.md 10). */
+/** LeadApprovalResult (docs/api.md 10). */
 export interface LeadApproval {
   lead: LeadView;
   contactId: number;

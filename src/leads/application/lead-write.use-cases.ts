@@ -13,7 +13,7 @@ import { LeadView, LeadViews } from './lead-views';
 export const emailTaken = () =>
   new DuplicateEntryError('emailAddress', 'a lead with this email address already exists for this partner');
 
-/** api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body. */
+/** docs/api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body. */
 @Injectable()
 export class CreateLeadUseCase {
   constructor(
@@ -38,7 +38,7 @@ export class CreateLeadUseCase {
   }
 }
 
-/** Replace (PUT, api.md 8) and update (PATCH, api.md 9) share everything but how the lead changes. */
+/** Replace (PUT, docs/api.md 8) and update (PATCH, docs/api.md 9) share everything but how the lead changes. */
 @Injectable()
 abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
   constructor(

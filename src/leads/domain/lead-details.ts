@@ -1,7 +1,7 @@
 import { FieldError, ValidationError } from '../../shared/domain/domain-error';
 import { codePointLength } from '../../shared/domain/text';
 
-/** The writable fields of a lead (api.md "Lead"): what create, replace and update may set. */
+/** The writable fields of a lead (docs/api.md "Lead"): what create, replace and update may set. */
 export interface LeadDetails {
   firstName: string;
   emailAddress: string;

@@ -4,7 +4,7 @@ export const LEAD_SORT_FIELDS = ['id', 'createdAt', 'updatedAt'] as const;
 export type LeadSortField = (typeof LEAD_SORT_FIELDS)[number];
 export type SortDirection = 'asc' | 'desc';
 
-/** One page of one partner's leads for one vendor (api.md 6, D27, D33). Every filter combines with AND. */
+/** One page of one partner's leads for one vendor (docs/api.md 6, D27, D33). Every filter combines with AND. */
 export interface LeadListQuery {
   vendorId: number;
   partnerId: number;

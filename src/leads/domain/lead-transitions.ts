@@ -1,5 +1,5 @@
 /**
- * The lead's state machine, in one place (api.md "States and transitions", D30-D32). Every
+ * The lead's state machine, in one place (docs/api.md "States and transitions", D30-D32). Every
  * operation that touches approvalStatus or archived consults this table; nothing else decides.
  */
 export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED'] as const;

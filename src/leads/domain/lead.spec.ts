@@ -73,7 +73,7 @@ describe('Lead.submit (D26)', () => {
   });
 });
 
-describe('the transition table (api.md "States and transitions")', () => {
+describe('the transition table (docs/api.md "States and transitions")', () => {
   it('has a rule for every state and operation', () => {
     for (const status of APPROVAL_STATUSES) {
       expect(Object.keys(LEAD_TRANSITIONS[status]).sort()).toEqual(['approve', 'archive', 'reject']);

@@ -115,14 +115,14 @@ export class Lead {
     this.state = { ...this.state, id };
   }
 
-  /** PUT (api.md 8, D29): every writable field is replaced, omitted ones cleared. Returns whether anything changed. */
+  /** PUT (docs/api.md 8, D29): every writable field is replaced, omitted ones cleared. Returns whether anything changed. */
   replace(input: Partial<LeadDetails>, now: Date): boolean {
     const details = completeDetails(input);
     checkLeadDetails(details, true);
     return this.applyDetails(details, now);
   }
 
-  /** PATCH (api.md 9, D29): only the fields present change. Returns whether anything changed. */
+  /** PATCH (docs/api.md 9, D29): only the fields present change. Returns whether anything changed. */
   update(patch: LeadDetailsPatch, now: Date): boolean {
     checkLeadDetails(patch, false);
     return this.applyDetails(patch, now);
@@ -145,7 +145,7 @@ export class Lead {
     return 'rejected';
   }
 
-  /** Archiving an archived lead succeeds and changes nothing (api.md 12). Returns whether it changed. */
+  /** Archiving an archived lead succeeds and changes nothing (docs/api.md 12). Returns whether it changed. */
   archive(now: Date): boolean {
     this.ruleFor('archive');
     if (this.state.archived) return false;

@@ -1,8 +1,8 @@
 import { Controller, Get, Patch, Post, Put } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { Page } from '../../shared/application/page';
 import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
-import { Success } from '../../shared/http/envelope';
-import { QueryReader } from '../../shared/http/query-reader';
+import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { GetLeadUseCase, ListLeadsUseCase } from '../application/lead-read.use-cases';
 import {
@@ -15,37 +15,43 @@ import {
   ReplaceLeadUseCase,
   UpdateLeadUseCase,
 } from '../application/lead-write.use-cases';
-import { LEAD_SORT_FIELDS, LeadListQuery } from '../domain/lead-list-query';
-import { APPROVAL_STATUSES } from '../domain/lead-transitions';
+import { LeadListQuery } from '../domain/lead-list-query';
 import { LeadOptionInputCheck } from './lead-option.input-check';
-import { LeadBody, LeadPatchBody, RejectLeadBody } from './lead.dtos';
-import { LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
+import {
+  LeadBody,
+  LeadPatchBody,
+  LeadPath,
+  ListLeadsQuery,
+  PartnerLeadsPath,
+  RejectLeadBody,
+} from './lead.dtos';
+import { LeadApprovalResponse, LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
+
+const LEAD_BODY = { type: LeadBody };
+const LEAD_CHECKS = [LeadOptionInputCheck];
 
 const DAY_MS = 86_400_000;
 
-type ListParameters = Omit<LeadListQuery, 'vendorId' | 'partnerId'>;
-
-/** api.md 6 with D33 and D39: every parameter read, every error collected. */
-function readListQuery(q: QueryReader): ListParameters {
-  const createdAtBefore = q.date('createdAtBefore');
-  const keyword = q.text('keyword');
+/** The listing's parameters as the use case takes them (D33: dates are whole UTC days, inclusive). */
+function toListQuery(q: ListLeadsQuery): Omit<LeadListQuery, 'vendorId' | 'partnerId'> {
   return {
-    page: q.integer('page', { default: 0, min: 0 }),
-    perPage: q.integer('perPage', { default: 20, min: 1, max: 100 }),
-    sortBy: q.enumOrDefault('sortBy', LEAD_SORT_FIELDS, 'createdAt'),
-    sortDirection: q.enumOf('sortDirection', ['asc', 'desc'] as const, { caseInsensitive: true }) ?? 'desc',
-    approvalStatus: q.enumOf('approvalStatus', APPROVAL_STATUSES),
-    statuses: q.integerList('status'),
-    sources: q.integerList('source'),
-    keyword: keyword === '' ? undefined : keyword,
-    createdFrom: q.date('createdAtAfter'),
-    // D33: whole UTC days, inclusive: "before D" means before the midnight that ends D.
-    createdUntil: createdAtBefore ? new Date(createdAtBefore.getTime() + DAY_MS) : undefined,
-    archived: q.boolean('archived', false),
+    page: q.page,
+    perPage: q.perPage,
+    sortBy: q.sortBy,
+    sortDirection: q.sortDirection,
+    approvalStatus: q.approvalStatus,
+    statuses: q.status,
+    sources: q.source,
+    keyword: q.keyword,
+    createdFrom: q.createdAtAfter,
+    // "before D" means before the midnight that ends D
+    createdUntil: q.createdAtBefore ? new Date(q.createdAtBefore.getTime() + DAY_MS) : undefined,
+    archived: q.archived,
   };
 }
 
-/** api.md 5-6: a partner's leads. */
+/** Endpoints 5-6 (docs/api.md): a partner's leads. */
+@ApiTags('Leads')
 @Controller('partners')
 export class PartnerLeadsController {
   constructor(
@@ -53,24 +59,48 @@ export class PartnerLeadsController {
     private readonly listLeads: ListLeadsUseCase,
   ) {}
 
+  @Operation({
+    id: 'createLead',
+    summary: 'Submit a lead for a partner',
+    description:
+      'Creates a lead of the caller’s vendor for a partner connected to it: approvalStatus PENDING, not archived, ' +
+      'submittedByType API (D26). The email address must be new among the leads of this vendor and partner, ' +
+      'compared case-insensitively and archived leads included (D27: otherwise DUPLICATE_ENTRY naming ' +
+      '`emailAddress`). `source` and `status` must be ids of the vendor’s lead options (D15). Read-only and ' +
+      'unknown fields are ignored (D5).',
+    message: 'LEAD_CREATE_SUCCESSFUL',
+    data: LeadResponse,
+    errors: ['DUPLICATE_ENTRY', 'RESOURCE_NOT_FOUND'],
+  })
   @Post(':partnerId/leads')
-  @Success('LEAD_CREATE_SUCCESSFUL')
   async create(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], body: { type: LeadBody }, checks: [LeadOptionInputCheck] })
-    input: Input<'partnerId', undefined, LeadBody>,
+    @ValidInput({ params: PartnerLeadsPath, body: LEAD_BODY, checks: LEAD_CHECKS })
+    input: Input<PartnerLeadsPath, undefined, LeadBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.createLead.execute(vendorId, input.params.partnerId, { ...input.body }));
   }
 
+  @Operation({
+    id: 'listLeads',
+    summary: 'List a partner’s leads',
+    description:
+      'One page of the caller’s vendor’s leads of this partner (D27), with `totalItems` counting every lead the ' +
+      'filters match. Without `archived=true` archived leads are left out. Filters combine with AND; a status ' +
+      'or source id that matches nothing gives an empty page (D33). A parameter given twice that is not ' +
+      'repeatable, a malformed integer or date, or an unknown enum value is VALIDATION_FAILED; unknown ' +
+      'parameters are ignored (D39).',
+    data: { page: LeadResponse },
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
   @Get(':partnerId/leads')
-  @Success()
   async list(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], query: readListQuery }) input: Input<'partnerId', ListParameters>,
+    @ValidInput({ params: PartnerLeadsPath, query: ListLeadsQuery })
+    input: Input<PartnerLeadsPath, ListLeadsQuery>,
   ): Promise<Page<LeadResponse>> {
     const page = await this.listLeads.execute({
-      ...input.query,
+      ...toListQuery(input.query),
       vendorId,
       partnerId: input.params.partnerId,
     });
@@ -83,7 +113,8 @@ export class PartnerLeadsController {
   }
 }
 
-/** api.md 7-12: one lead. */
+/** Endpoints 7-12 (docs/api.md): one lead. */
+@ApiTags('Leads')
 @Controller('leads')
 export class LeadsController {
   constructor(
@@ -95,51 +126,93 @@ export class LeadsController {
     private readonly archiveLead: ArchiveLeadUseCase,
   ) {}
 
+  @Operation({
+    id: 'getLead',
+    summary: 'Read a lead',
+    description:
+      'The lead, with `isDuplicate` computed as it is read (D28). Another vendor’s lead is 404 (D27).',
+    data: LeadResponse,
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
   @Get(':leadId')
-  @Success()
   async get(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>,
+    @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.getLead.execute(vendorId, input.params.leadId));
   }
 
+  @Operation({
+    id: 'replaceLead',
+    summary: 'Replace a lead',
+    description:
+      'Replaces every writable field: an omitted field becomes null (D29). approvalStatus and archived never ' +
+      'change; an archived lead may be replaced (D31). The email address must stay unique per vendor and ' +
+      'partner (D27). `updatedAt` changes only when something changed (D34).',
+    data: LeadResponse,
+    errors: ['DUPLICATE_ENTRY', 'RESOURCE_NOT_FOUND'],
+  })
   @Put(':leadId')
-  @Success()
   async replace(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: LeadBody }, checks: [LeadOptionInputCheck] })
-    input: Input<'leadId', undefined, LeadBody>,
+    @ValidInput({ params: LeadPath, body: LEAD_BODY, checks: LEAD_CHECKS })
+    input: Input<LeadPath, undefined, LeadBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.replaceLead.execute(vendorId, input.params.leadId, { ...input.body }));
   }
 
+  @Operation({
+    id: 'updateLead',
+    summary: 'Update some fields of a lead',
+    description:
+      'Changes only the fields present: an explicit null clears a nullable field; null for firstName, ' +
+      'emailAddress or companyName is VALIDATION_FAILED; `{}` changes nothing and is still 200 (D29).',
+    data: LeadResponse,
+    errors: ['DUPLICATE_ENTRY', 'RESOURCE_NOT_FOUND'],
+  })
   @Patch(':leadId')
-  @Success()
   async update(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: LeadPatchBody }, checks: [LeadOptionInputCheck] })
-    input: Input<'leadId', undefined, LeadPatchBody>,
+    @ValidInput({ params: LeadPath, body: { type: LeadPatchBody }, checks: LEAD_CHECKS })
+    input: Input<LeadPath, undefined, LeadPatchBody>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.updateLead.execute(vendorId, input.params.leadId, { ...input.body }));
   }
 
   /** No body; any body is ignored (D38). */
+  @Operation({
+    id: 'approveLead',
+    summary: 'Approve a lead',
+    description:
+      'PENDING → APPROVED: the lead becomes a contact. Approving an approved lead again returns the same ' +
+      '`contactId`; exactly one contact per lead, even under concurrent approves (D32). A REJECTED lead is ' +
+      '409. Archived leads may be approved (D31). Any body is ignored (D38).',
+    message: 'LEAD_APPROVE_SUCCESSFUL',
+    data: LeadApprovalResponse,
+    errors: ['RESOURCE_NOT_FOUND', 'INVALID_STATE_TRANSITION'],
+  })
   @Put(':leadId/approve')
-  @Success('LEAD_APPROVE_SUCCESSFUL')
   async approve(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>,
-  ): Promise<{ lead: LeadResponse; contactId: number }> {
+    @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
+  ): Promise<LeadApprovalResponse> {
     return toApprovalResponse(await this.approveLead.execute(vendorId, input.params.leadId));
   }
 
+  @Operation({
+    id: 'rejectLead',
+    summary: 'Reject a lead',
+    description:
+      'PENDING → REJECTED with an optional comment; the body may be omitted (D38). Rejecting a rejected lead ' +
+      'again keeps the first comment (D32). An APPROVED lead is 409. Archived leads may be rejected (D31).',
+    data: LeadResponse,
+    errors: ['RESOURCE_NOT_FOUND', 'INVALID_STATE_TRANSITION'],
+  })
   @Put(':leadId/reject')
-  @Success()
   async reject(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'], body: { type: RejectLeadBody, optional: true } })
-    input: Input<'leadId', undefined, RejectLeadBody | undefined>,
+    @ValidInput({ params: LeadPath, body: { type: RejectLeadBody, optional: true } })
+    input: Input<LeadPath, undefined, RejectLeadBody | undefined>,
   ): Promise<LeadResponse> {
     return toLeadResponse(
       await this.rejectLead.execute(vendorId, input.params.leadId, input.body?.comment ?? null),
@@ -147,11 +220,19 @@ export class LeadsController {
   }
 
   /** No body; any body is ignored (D38). */
+  @Operation({
+    id: 'archiveLead',
+    summary: 'Archive a lead',
+    description:
+      'Sets `archived` to true whatever the approval status (D31); archiving an archived lead succeeds and ' +
+      'changes nothing (D34). Any body is ignored (D38).',
+    data: LeadResponse,
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
   @Put(':leadId/archive')
-  @Success()
   async archive(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['leadId'] }) input: Input<'leadId'>,
+    @ValidInput({ params: LeadPath }) input: Input<LeadPath>,
   ): Promise<LeadResponse> {
     return toLeadResponse(await this.archiveLead.execute(vendorId, input.params.leadId));
   }

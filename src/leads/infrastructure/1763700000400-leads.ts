@@ -5,7 +5,7 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
  * Leads. A lead belongs to one vendor and one partner (D27); the foreign key to vendor_partners
  * keeps that pair a real connection. Which index serves which query, with EXPLAIN output from
  * MariaDB: docs/leads-indexes.md. In short, every listing index leads with (vendor_id, partner_id,
- * archived) because every listing filters on those three by equality (api.md 6, D33).
+ * archived) because every listing filters on those three by equality (docs/api.md 6, D33).
  */
 export class Leads1763700000400 implements MigrationInterface {
   name = 'Leads1763700000400';
@@ -51,7 +51,7 @@ export class Leads1763700000400 implements MigrationInterface {
       // D27: one email per (vendor, partner), case-insensitive, archived leads included. The last
       // guard behind the use case's check; also serves keyword prefix search on the email (D33).
       `CREATE UNIQUE INDEX ux_leads_partner_email ON leads (vendor_id, partner_id, email_normalized)`,
-      // api.md 6: listing sorted by createdAt (the default), updatedAt or id, ties broken by id.
+      // docs/api.md 6: listing sorted by createdAt (the default), updatedAt or id, ties broken by id.
       `CREATE INDEX ix_leads_partner_created ON leads (vendor_id, partner_id, archived, created_at, id)`,
       `CREATE INDEX ix_leads_partner_updated ON leads (vendor_id, partner_id, archived, updated_at, id)`,
       `CREATE INDEX ix_leads_partner_id ON leads (vendor_id, partner_id, archived, id)`,

@@ -206,7 +206,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
     ];
   }
 
-  /** api.md 6, D33: the sort, ties broken by id in the same direction. */
+  /** docs/api.md 6, D33: the sort, ties broken by id in the same direction. */
   private order(query: LeadListQuery, alias: string): string {
     const direction = query.sortDirection === 'asc' ? 'ASC' : 'DESC';
     return `${alias}.${SORT_COLUMNS[query.sortBy]} ${direction}, ${alias}.id ${direction}`;

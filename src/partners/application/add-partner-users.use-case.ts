@@ -8,7 +8,7 @@ import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
-/** api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
+/** docs/api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
 @Injectable()
 export class AddPartnerUsersUseCase {
   constructor(

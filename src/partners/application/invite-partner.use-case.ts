@@ -22,7 +22,7 @@ export interface InvitePartnerResult {
   users: PartnerUser[];
 }
 
-/** api.md endpoint 1 (D19-D22, D35, D36). */
+/** docs/api.md endpoint 1 (D19-D22, D35, D36). */
 @Injectable()
 export class InvitePartnerUseCase {
   constructor(

@@ -5,7 +5,7 @@ import { NotFoundError } from '../../shared/domain/domain-error';
 import { PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
-/** api.md endpoint 4 (D24, D25, D40): every user of the partner, whichever vendor invited it. */
+/** docs/api.md endpoint 4 (D24, D25, D40): every user of the partner, whichever vendor invited it. */
 @Injectable()
 export class ListPartnerUsersUseCase {
   constructor(

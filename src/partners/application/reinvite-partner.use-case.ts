@@ -6,7 +6,7 @@ import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
-/** api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
+/** docs/api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
 @Injectable()
 export class ReinvitePartnerUseCase {
   constructor(

@@ -1,6 +1,6 @@
 import { normalizeEmail } from '../../shared/domain/email';
 
-/** One element of a users list (PartnerUserRequest in api.md). */
+/** One element of a users list (PartnerUserRequest in docs/api.md). */
 export interface PartnerUserRequest {
   firstName: string;
   lastName: string | null;
@@ -70,7 +70,7 @@ export function firstDuplicateEmail(
   return undefined;
 }
 
-/** D24: the keys the user listing sorts by; anything else falls back to id (api.md endpoint 4). */
+/** D24: the keys the user listing sorts by; anything else falls back to id (docs/api.md endpoint 4). */
 export const PARTNER_USER_SORT_KEYS = [
   'id',
   'firstName',

@@ -3,7 +3,7 @@ import { normalizeEmail } from '../../shared/domain/email';
 export const PARTNER_TYPES = ['RESELLER', 'DISTRIBUTOR'] as const;
 export type PartnerType = (typeof PARTNER_TYPES)[number];
 
-/** The company fields a vendor sends when inviting a partner (api.md endpoint 1). */
+/** The company fields a vendor sends when inviting a partner (docs/api.md endpoint 1). */
 export interface PartnerProfile {
   companyName: string;
   description: string | null;

@@ -1,34 +1,59 @@
-import { Partner } from '../domain/partner';
+import { ApiSchema } from '@nestjs/swagger';
+import {
+  DateTimeField,
+  EmailField,
+  EnumField,
+  IdField,
+  ListField,
+  TextField,
+} from '../../shared/http/response-fields';
+import { PARTNER_TYPES, Partner, PartnerType } from '../domain/partner';
 import { PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { PartnerUserBody } from './partner.dto';
 
-/** api.md PartnerUser, field by field (D4: nothing internal, every nullable field present). */
-export interface PartnerUserResponse {
-  id: number;
-  firstName: string;
-  lastName: string | null;
-  emailAddress: string;
-  phoneNumber: string | null;
-  jobTitle: string | null;
-  lastActiveAt: string | null;
+const NULLABLE = true;
+
+/** PartnerUser (docs/api.md), field by field (D4: nothing internal, every nullable field present). */
+@ApiSchema({ name: 'PartnerUser' })
+export class PartnerUserResponse {
+  @IdField() id!: number;
+  @TextField({ example: 'Andrew' }) firstName!: string;
+  @TextField({ example: 'Fuller' }, NULLABLE) lastName!: string | null;
+  @EmailField({ example: 'andrew@northwind.example' }) emailAddress!: string;
+  @TextField({}, NULLABLE) phoneNumber!: string | null;
+  @TextField({}, NULLABLE) jobTitle!: string | null;
+  @DateTimeField(
+    {
+      description:
+        'last activity in the partner portal, refreshed at most once per 24 hours; null: the invite is outstanding',
+    },
+    NULLABLE,
+  )
+  lastActiveAt!: string | null;
 }
 
-/** api.md Partner; `users` only on the invite response (D4). */
-export interface PartnerResponse {
-  id: number;
-  companyName: string;
-  description: string | null;
-  website: string | null;
-  country: string | null;
-  companySize: string | null;
-  contactName: string;
-  contactEmailAddress: string;
-  contactPhone: string | null;
-  contactRole: string | null;
-  type: string | null;
+/** Partner (docs/api.md); `users` only on the invite response (D4). */
+@ApiSchema({ name: 'Partner' })
+export class PartnerResponse {
+  @IdField() id!: number;
+  @TextField({ example: 'Northwind' }) companyName!: string;
+  @TextField({}, NULLABLE) description!: string | null;
+  @TextField({}, NULLABLE) website!: string | null;
+  @TextField({}, NULLABLE) country!: string | null;
+  @TextField({}, NULLABLE) companySize!: string | null;
+  @TextField({ example: 'Nancy Davolio' }) contactName!: string;
+  @EmailField({ example: 'nancy@northwind.example' }) contactEmailAddress!: string;
+  @TextField({}, NULLABLE) contactPhone!: string | null;
+  @TextField({}, NULLABLE) contactRole!: string | null;
+  @EnumField(PARTNER_TYPES, {}, NULLABLE) type!: PartnerType | null;
+  @ListField(PartnerUserResponse, {
+    description: 'the users this invite created (D19, D20); only in the invite’s answer',
+    required: false,
+  })
   users?: PartnerUserResponse[];
-  invitedAt: string | null;
-  createdAt: string;
+  @DateTimeField({ description: 'time of the last invite or reinvite (D23)', example: '2026-01-31T09:30:00.000Z' }, NULLABLE)
+  invitedAt!: string | null;
+  @DateTimeField() createdAt!: string;
 }
 
 export function toPartnerUserResponse(user: PartnerUser): PartnerUserResponse {
@@ -56,7 +81,7 @@ export function toPartnerResponse(partner: Partner, users?: PartnerUser[]): Part
     contactEmailAddress: p.contactEmailAddress,
     contactPhone: p.contactPhone,
     contactRole: p.contactRole,
-    type: p.type,
+    type: p.type as PartnerType | null,
     ...(users ? { users: users.map(toPartnerUserResponse) } : {}),
     invitedAt: p.invitedAt?.toISOString() ?? null,
     createdAt: p.createdAt.toISOString(),

@@ -1,14 +1,20 @@
 import { Controller, Get, Post } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
-import { Success } from '../../shared/http/envelope';
+import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { Page } from '../../shared/application/page';
 import { AddPartnerUsersUseCase } from '../application/add-partner-users.use-case';
 import { InvitePartnerUseCase } from '../application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from '../application/list-partner-users.use-case';
 import { ReinvitePartnerUseCase } from '../application/reinvite-partner.use-case';
-import { PARTNER_USER_SORT_KEYS, PartnerUserSortKey } from '../domain/partner-user';
-import { AddPartnerUsersBody, InvitePartnerBody, ReinvitePartnerBody } from './partner.dto';
+import {
+  AddPartnerUsersBody,
+  InvitePartnerBody,
+  ListPartnerUsersQuery,
+  PartnerPath,
+  ReinvitePartnerBody,
+} from './partner.dto';
 import {
   PartnerResponse,
   PartnerUserResponse,
@@ -17,13 +23,8 @@ import {
   toUserRequest,
 } from './partner.responses';
 
-interface UserListQuery {
-  page: number;
-  perPage: number;
-  sortBy: PartnerUserSortKey;
-}
-
-/** api.md endpoints 1-4. */
+/** Endpoints 1-4 (docs/api.md). */
+@ApiTags('Partners')
 @Controller('partners')
 export class PartnersController {
   constructor(
@@ -33,11 +34,24 @@ export class PartnersController {
     private readonly listPartnerUsers: ListPartnerUsersUseCase,
   ) {}
 
+  @Operation({
+    id: 'invitePartner',
+    summary: 'Invite a partner company',
+    description:
+      'A contact address that belongs to no partner user creates the partner, connects it to the caller’s ' +
+      'vendor and creates its users: those in `users`, or, without `users`, one user made from the contact ' +
+      '(D19). A contact address of a user of partner P connects P instead and creates only the users given; ' +
+      'when P is connected already it is DUPLICATE_ENTRY (D20). A `users[i].emailAddress` that exists or ' +
+      'repeats is DUPLICATE_ENTRY naming it, and nothing is written (D21). Each created user, and the contact ' +
+      'of a connected P, gets one invite email once the write has committed (D35, D36).',
+    message: 'PARTNER_INVITE_SUCCESSFUL',
+    data: PartnerResponse,
+    errors: ['DUPLICATE_ENTRY'],
+  })
   @Post()
-  @Success('PARTNER_INVITE_SUCCESSFUL')
   async invite(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ body: { type: InvitePartnerBody } }) input: Input<never, undefined, InvitePartnerBody>,
+    @ValidInput({ body: { type: InvitePartnerBody } }) input: Input<undefined, undefined, InvitePartnerBody>,
   ): Promise<PartnerResponse> {
     const b = input.body;
     const result = await this.invitePartner.execute(vendorId, {
@@ -58,23 +72,43 @@ export class PartnersController {
     return toPartnerResponse(result.partner, result.users);
   }
 
+  @Operation({
+    id: 'reinvitePartner',
+    summary: 'Send a partner user’s invite again',
+    description:
+      'Sends one invite email to `emailAddress`, which must belong to a user of this partner (404 naming ' +
+      '`emailAddress` otherwise, D23), and sets the partner’s `invitedAt`. A partner not connected to the ' +
+      'caller’s vendor is 404 (D25).',
+    message: 'PARTNER_REINVITE_SUCCESSFUL',
+    data: null,
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
   @Post(':partnerId/reinvite')
-  @Success('PARTNER_REINVITE_SUCCESSFUL')
   async reinvite(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], body: { type: ReinvitePartnerBody } })
-    input: Input<'partnerId', undefined, ReinvitePartnerBody>,
+    @ValidInput({ params: PartnerPath, body: { type: ReinvitePartnerBody } })
+    input: Input<PartnerPath, undefined, ReinvitePartnerBody>,
   ): Promise<null> {
     await this.reinvitePartner.execute(vendorId, input.params.partnerId, input.body.emailAddress);
     return null;
   }
 
+  @Operation({
+    id: 'addPartnerUsers',
+    summary: 'Add users to a partner',
+    description:
+      'Creates 1 to 100 users (D22) and sends each one invite email (D36). An address that belongs to an ' +
+      'existing user or repeats in the list is DUPLICATE_ENTRY naming `users[i].emailAddress`; nothing is ' +
+      'written (D21). A partner not connected to the caller’s vendor is 404 (D25).',
+    message: 'PARTNER_USERS_INVITE_SUCCESSFUL',
+    data: [PartnerUserResponse],
+    errors: ['DUPLICATE_ENTRY', 'RESOURCE_NOT_FOUND'],
+  })
   @Post(':partnerId/users')
-  @Success('PARTNER_USERS_INVITE_SUCCESSFUL')
   async addUsers(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ params: ['partnerId'], body: { type: AddPartnerUsersBody } })
-    input: Input<'partnerId', undefined, AddPartnerUsersBody>,
+    @ValidInput({ params: PartnerPath, body: { type: AddPartnerUsersBody } })
+    input: Input<PartnerPath, undefined, AddPartnerUsersBody>,
   ): Promise<PartnerUserResponse[]> {
     const created = await this.addPartnerUsers.execute(
       vendorId,
@@ -84,19 +118,21 @@ export class PartnersController {
     return created.map(toPartnerUserResponse);
   }
 
+  @Operation({
+    id: 'listPartnerUsers',
+    summary: 'List a partner’s users',
+    description:
+      'One page of the partner’s users, sorted ascending by `sortBy` with ties broken by id (D24). Every ' +
+      'vendor connected to the partner sees all of its users (D40); a partner not connected to the caller’s ' +
+      'vendor is 404 (D25).',
+    data: { page: PartnerUserResponse },
+    errors: ['RESOURCE_NOT_FOUND'],
+  })
   @Get(':partnerId/users')
-  @Success()
   async listUsers(
     @CurrentVendor() vendorId: number,
-    @ValidInput({
-      params: ['partnerId'],
-      query: (q): UserListQuery => ({
-        page: q.integer('page', { default: 0, min: 0 }),
-        perPage: q.integer('perPage', { default: 20, min: 1, max: 100 }), // D24
-        sortBy: q.enumOrDefault('sortBy', PARTNER_USER_SORT_KEYS, 'id'),
-      }),
-    })
-    input: Input<'partnerId', UserListQuery>,
+    @ValidInput({ params: PartnerPath, query: ListPartnerUsersQuery })
+    input: Input<PartnerPath, ListPartnerUsersQuery>,
   ): Promise<Page<PartnerUserResponse>> {
     const page = await this.listPartnerUsers.execute(vendorId, {
       partnerId: input.params.partnerId,

@@ -1,4 +1,4 @@
-/** One page of a listing (api.md "Pages"). `page` is zero-based. */
+/** One page of a listing (docs/api.md "Pages"). `page` is zero-based. */
 export interface Page<T> {
   data: T[];
   page: number;

@@ -2,7 +2,7 @@ import { HttpCode, applyDecorators } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 
-/** The success codes api.md lists (D3); every other operation answers with message null. */
+/** The success codes docs/api.md lists (D3); every other operation answers with message null. */
 export type SuccessCode =
   | 'PARTNER_INVITE_SUCCESSFUL'
   | 'PARTNER_USERS_INVITE_SUCCESSFUL'

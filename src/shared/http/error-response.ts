@@ -1,7 +1,7 @@
 import { StoreUnavailableError } from '../application/unit-of-work';
 import { DomainError, FieldError } from '../domain/domain-error';
 
-/** Wire codes of the standard error shape (api.md "Errors"). */
+/** Wire codes of the standard error shape (docs/api.md "Errors"). */
 export type ErrorCode =
   | 'VALIDATION_FAILED'
   | 'INVALID_REQUEST'

@@ -77,7 +77,7 @@ export class QueryReader {
     return found ?? this.fail(name, `must be one of ${values.join(', ')}`);
   }
 
-  /** An enum whose unknown values fall back to the default without error (sortBy in api.md). */
+  /** An enum whose unknown values fall back to the default without error (sortBy in docs/api.md). */
   enumOrDefault<T extends string>(name: string, values: readonly T[], fallback: T): T {
     const text = this.single(name);
     return values.find((v) => v === text) ?? fallback;

@@ -1,12 +1,12 @@
 import { ExecutionContext, Injectable, PipeTransform, Type, createParamDecorator } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ApiBody, ApiParam } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiQuery } from '@nestjs/swagger';
 import type { ClassConstructor } from 'class-transformer';
 import type { FastifyRequest } from 'fastify';
 import { FieldError, ValidationError } from '../domain/domain-error';
 import { EdgeError } from './error-response';
 import { MalformedBody } from './json-body';
-import { QueryReader } from './query-reader';
+import { ParameterSpec, parametersOf, readParameters } from './query-fields';
 import { validateBody } from './validation';
 
 export interface BodySpec<B> {
@@ -24,29 +24,20 @@ export abstract class InputCheck<B = unknown> {
   abstract check(vendorId: number, body: B): Promise<FieldError[]>;
 }
 
-export interface InputSpec<P extends string, Q, B> {
-  /** path ids, each a positive integer (D12, D39) */
-  params?: readonly P[];
-  /** reads the query string; the reader collects every error */
-  query?: (reader: QueryReader) => Q;
+export interface InputSpec<P, Q, B> {
+  /** path ids: a class whose properties are declared with `@PathId` (D12, D39) */
+  params?: Type<P>;
+  /** query parameters: a class whose properties are declared with `@Query*` (D33, D39) */
+  query?: Type<Q>;
   body?: BodySpec<B>;
   /** further checks of the body, run in the same validation pass */
   checks?: Type<InputCheck<B>>[];
 }
 
-export interface Input<P extends string, Q = undefined, B = undefined> {
-  params: Record<P, number>;
+export interface Input<P = undefined, Q = undefined, B = undefined> {
+  params: P;
   query: Q;
   body: B;
-}
-
-const DIGITS = /^[0-9]+$/;
-
-/** D12, D39: plain decimal digits, at least 1, at most 2^53 - 1. */
-export function parsePathId(raw: string | undefined): number | undefined {
-  if (raw === undefined || !DIGITS.test(raw)) return undefined;
-  const value = Number(raw);
-  return value >= 1 && value <= Number.MAX_SAFE_INTEGER ? value : undefined;
 }
 
 function readBody<B>(spec: BodySpec<B>, raw: unknown, errors: FieldError[]): B | undefined {
@@ -64,7 +55,7 @@ function readBody<B>(spec: BodySpec<B>, raw: unknown, errors: FieldError[]): B |
 }
 
 /** What the parameter decorator hands to the validation pipe: the input and every error so far. */
-interface PendingInput<P extends string, Q, B> {
+interface PendingInput<P, Q, B> {
   input: Input<P, Q, B>;
   errors: FieldError[];
   spec: InputSpec<P, Q, B>;
@@ -75,27 +66,17 @@ interface PendingInput<P extends string, Q, B> {
  * Reads a request in the order of D37: body syntax first (INVALID_REQUEST is thrown at once), then
  * path ids, query parameters and body fields, whose errors are collected, not thrown.
  */
-function readInput<P extends string, Q, B>(
-  request: FastifyRequest,
-  spec: InputSpec<P, Q, B>,
-): PendingInput<P, Q, B> {
+function readInput<P, Q, B>(request: FastifyRequest, spec: InputSpec<P, Q, B>): PendingInput<P, Q, B> {
   const errors: FieldError[] = [];
   const rawBody = (request as { body?: unknown }).body;
   if (spec.body && rawBody instanceof MalformedBody) throw EdgeError.invalidRequest(rawBody.reason);
-  const pathParams = (request.params ?? {}) as Record<string, string | undefined>;
-  const params = {} as Record<P, number>;
-  for (const name of spec.params ?? []) {
-    const id = parsePathId(pathParams[name]);
-    if (id === undefined) errors.push({ field: name, error: 'must be a positive integer' });
-    else params[name] = id;
-  }
+  const params = spec.params
+    ? readParameters(spec.params, (request.params ?? {}) as Record<string, unknown>, errors)
+    : (undefined as P);
   const body = spec.body ? readBody(spec.body, rawBody, errors) : undefined;
-  let query = undefined as Q;
-  if (spec.query) {
-    const reader = new QueryReader((request.query ?? {}) as Record<string, unknown>);
-    query = spec.query(reader);
-    errors.push(...reader.errors);
-  }
+  const query = spec.query
+    ? readParameters(spec.query, (request.query ?? {}) as Record<string, unknown>, errors)
+    : (undefined as Q);
   return { input: { params, query, body: body as B }, errors, spec, vendorId: request.vendorId };
 }
 
@@ -107,7 +88,7 @@ function readInput<P extends string, Q, B>(
 export class InputValidationPipe implements PipeTransform {
   constructor(private readonly moduleRef: ModuleRef) {}
 
-  async transform<P extends string, Q, B>(pending: PendingInput<P, Q, B>): Promise<Input<P, Q, B>> {
+  async transform<P, Q, B>(pending: PendingInput<P, Q, B>): Promise<Input<P, Q, B>> {
     const { input, spec, vendorId } = pending;
     const errors = [...pending.errors];
     if (input.body !== undefined && vendorId !== undefined) {
@@ -123,33 +104,55 @@ export class InputValidationPipe implements PipeTransform {
 }
 
 /** Path ids first, then query, then body: the order a reader of the request meets them. */
-function orderLike(errors: FieldError[], spec: InputSpec<string, unknown, unknown>): FieldError[] {
-  const params = new Set<string>(spec.params ?? []);
+function orderLike(errors: FieldError[], spec: InputSpec<unknown, unknown, unknown>): FieldError[] {
+  const params = new Set<string>(spec.params ? parametersOf(spec.params).map((p) => p.name) : []);
   return [...errors.filter((e) => params.has(e.field)), ...errors.filter((e) => !params.has(e.field))];
 }
 
+/** Records what a handler reads, for `@Operation` (which documents the errors that input can cause). */
+export const INPUT_SPEC = Symbol('input-spec');
+
+export function inputSpecOf(
+  target: object,
+  propertyKey: string | symbol,
+): InputSpec<unknown, unknown, unknown> | undefined {
+  return Reflect.getMetadata(INPUT_SPEC, target, propertyKey) as InputSpec<unknown, unknown, unknown> | undefined;
+}
+
 /**
- * Parameter decorator: `@ValidInput({ params: ['leadId'], body: { type: ReplaceLeadBody } }) input`.
- * The handler receives typed, validated input or never runs.
+ * Parameter decorator: `@ValidInput({ params: LeadPath, body: { type: LeadBody } }) input`.
+ * The handler receives typed, validated input or never runs. The same classes describe the
+ * operation's parameters and body in the OpenAPI document.
  */
 export const ValidInput =
-  <P extends string, Q = undefined, B = undefined>(spec: InputSpec<P, Q, B>): ParameterDecorator =>
+  <P = undefined, Q = undefined, B = undefined>(spec: InputSpec<P, Q, B>): ParameterDecorator =>
   (target, propertyKey, index) => {
     createParamDecorator((data: InputSpec<P, Q, B>, context: ExecutionContext) =>
       readInput(context.switchToHttp().getRequest<FastifyRequest>(), data),
     )(spec, InputValidationPipe)(target, propertyKey, index);
-    // The same spec describes the operation in the OpenAPI document (served on the management port).
-    const descriptor =
-      propertyKey === undefined ? undefined : Object.getOwnPropertyDescriptor(target, propertyKey);
+    if (propertyKey === undefined) return;
+    Reflect.defineMetadata(INPUT_SPEC, spec, target, propertyKey);
+    const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey);
     if (!descriptor) return;
-    for (const name of spec.params ?? []) {
-      ApiParam({ name, type: 'integer', description: 'positive integer id' })(
-        target,
-        propertyKey!,
-        descriptor,
-      );
+    const parameters = [
+      ...(spec.params ? parametersOf(spec.params) : []),
+      ...(spec.query ? parametersOf(spec.query) : []),
+    ];
+    for (const parameter of parameters) {
+      ApiParamOrQuery(parameter)(target, propertyKey, descriptor);
     }
     if (spec.body) {
-      ApiBody({ type: spec.body.type, required: !spec.body.optional })(target, propertyKey!, descriptor);
+      ApiBody({ type: spec.body.type, required: !spec.body.optional })(target, propertyKey, descriptor);
     }
   };
+
+function ApiParamOrQuery(parameter: ParameterSpec): MethodDecorator {
+  const common = {
+    name: parameter.name,
+    description: parameter.description,
+    schema: parameter.schema,
+  };
+  if (parameter.in === 'path') return ApiParam({ ...common, required: true });
+  const repeatable = parameter.schema.type === 'array';
+  return ApiQuery({ ...common, required: false, ...(repeatable ? { style: 'form', explode: true } : {}) });
+}

@@ -1,4 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
 import { ClassConstructor, Type, plainToInstance } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -91,73 +92,113 @@ const isString = () => applyDecorators(isStringOnly(), Validate(WellFormedTextCo
 const maxLength = (max: number) => Validate(MaxCodePointsConstraint, [max]);
 const email = () => IsEmail({}, { message: 'must be a well-formed email address' });
 
+/**
+ * What a field decorator tells the OpenAPI document besides its rules: a description and an example.
+ * The rules themselves (type, length, nullability, enum, required) are written into the document by
+ * the decorator from the same arguments that drive validation, so the two cannot drift apart.
+ */
+export interface FieldDoc {
+  description?: string;
+  example?: unknown;
+}
+
+/** The OpenAPI side of a field: `required` decides whether it is listed under `required`. */
+function documented(options: ApiPropertyOptions, doc: FieldDoc = {}): PropertyDecorator {
+  const { description, example } = doc;
+  return ApiProperty({
+    ...options,
+    ...(description !== undefined ? { description } : {}),
+    ...(example !== undefined ? { example } : {}),
+  } as ApiPropertyOptions);
+}
+
+const NOT_BLANK = '[^\\s]'; // at least one character that is not white space (D14)
+
 /** Required, a non-blank string of at most `max` code points (D14, D17). */
-export function RequiredString(max = SHORT_TEXT): PropertyDecorator {
+export function RequiredString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
     IsDefined({ message: 'is required' }),
     isString(),
     Validate(NotBlankConstraint),
     maxLength(max),
+    documented({ type: 'string', required: true, minLength: 1, maxLength: max, pattern: NOT_BLANK }, doc),
   );
 }
 
 /** Optional and nullable string. */
-export function OptionalString(max = SHORT_TEXT): PropertyDecorator {
-  return applyDecorators(IsOptional(), isString(), maxLength(max));
+export function OptionalString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    isString(),
+    maxLength(max),
+    documented({ type: 'string', required: false, nullable: true, maxLength: max }, doc),
+  );
 }
 
 /** Required, well-formed email address (D13). */
-export function RequiredEmail(): PropertyDecorator {
-  return applyDecorators(RequiredString(), email());
+export function RequiredEmail(doc?: FieldDoc): PropertyDecorator {
+  return applyDecorators(
+    RequiredString(SHORT_TEXT, doc),
+    email(),
+    documented(
+      { type: 'string', format: 'email', required: true, minLength: 1, maxLength: SHORT_TEXT },
+      doc,
+    ),
+  );
 }
 
 /**
  * For PATCH bodies (D29): the field may be omitted, but when present it must satisfy the rules of a
  * required field, so an explicit null is VALIDATION_FAILED.
  */
-export function PresentString(max = SHORT_TEXT): PropertyDecorator {
+export function PresentString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
     ValidateIf((_object, value) => value !== undefined),
     IsDefined({ message: 'must not be null' }),
     isString(),
     Validate(NotBlankConstraint),
     maxLength(max),
+    documented({ type: 'string', required: false, minLength: 1, maxLength: max, pattern: NOT_BLANK }, doc),
   );
 }
 
-export function PresentEmail(): PropertyDecorator {
+export function PresentEmail(doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
-    PresentString(),
+    PresentString(SHORT_TEXT, doc),
     ValidateIf((_object, value) => value !== undefined),
     email(),
+    documented({ type: 'string', format: 'email', required: false, minLength: 1, maxLength: SHORT_TEXT }, doc),
   );
 }
 
 /** Optional, nullable positive integer id. */
-export function OptionalId(): PropertyDecorator {
+export function OptionalId(doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
     IsInt({ message: 'must be an integer id' }),
     Min(1, { message: 'must be a positive integer id' }),
     Max(MAX_ID, { message: 'must be at most 9007199254740991' }),
+    documented({ type: 'integer', required: false, nullable: true, minimum: 1, maximum: MAX_ID }, doc),
   );
 }
 
 /** Optional, nullable integer in a range. */
-export function OptionalInteger(min: number, max: number): PropertyDecorator {
+export function OptionalInteger(min: number, max: number, doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
     IsInt({ message: 'must be an integer' }),
     Min(min, { message: `must be at least ${min}` }),
     Max(max, { message: `must be at most ${max}` }),
+    documented({ type: 'integer', required: false, nullable: true, minimum: min, maximum: max }, doc),
   );
 }
 
 /** Optional, nullable value out of a fixed list, exact case (D16, D39). */
-export function OptionalEnum(values: readonly string[]): PropertyDecorator {
+export function OptionalEnum(values: readonly string[], doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
     IsIn(values as string[], { message: `must be one of ${values.join(', ')}` }),
+    documented({ type: 'string', required: false, nullable: true, enum: [...values, null] }, doc),
   );
 }
 
@@ -168,8 +209,19 @@ export function OptionalEnum(values: readonly string[]): PropertyDecorator {
 export function ListOf(
   type: ClassConstructor<object>,
   options: { min: number; max: number; sizeMessage: string; required: boolean },
+  doc?: FieldDoc,
 ): PropertyDecorator {
   return applyDecorators(
+    documented(
+      {
+        type: () => [type],
+        required: options.required,
+        ...(options.required ? {} : { nullable: true }),
+        minItems: options.min,
+        maxItems: options.max,
+      },
+      doc,
+    ),
     options.required ? IsDefined({ message: 'is required' }) : IsOptional(),
     IsArray({ message: 'must be a list' }),
     ArrayMinSize(options.min, { message: options.sizeMessage }),

@@ -7,7 +7,7 @@ import {
   RevokeApiKeyUseCase,
 } from '../application/vendor-use-cases';
 
-/** runtime.md "Administration CLI": the vendor, API key and lead option commands. */
+/** docs/configuration.md "Administration CLI": the vendor, API key and lead option commands. */
 export const vendorCommands: CliCommand[] = [
   {
     name: 'vendors:create',

@@ -1,7 +1,7 @@
 import { codePointLength } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
-/** The two dropdowns a vendor configures for its leads (api.md Lead.source / Lead.status, D15). */
+/** The two dropdowns a vendor configures for its leads (docs/api.md Lead.source / Lead.status, D15). */
 export type LeadOptionKind = 'source' | 'status';
 export const LEAD_OPTION_KINDS: readonly LeadOptionKind[] = ['source', 'status'];
 

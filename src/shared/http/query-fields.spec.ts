@@ -1,4 +1,4 @@
-import { parsePathId } from './request-input';
+import { parsePathId } from './query-fields';
 import { codePointLength } from '../domain/text';
 
 describe('parsePathId (D12, D39)', () => {
