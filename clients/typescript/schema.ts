@@ -12,13 +12,25 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['LeadsController_get'];
-    put: operations['LeadsController_replace'];
+    /**
+     * Read a lead
+     * @description The lead, with `isDuplicate` computed as it is read (D28). Another vendor’s lead is 404 (D27).
+     */
+    get: operations['getLead'];
+    /**
+     * Replace a lead
+     * @description Replaces every writable field: an omitted field becomes null (D29). approvalStatus and archived never change; an archived lead may be replaced (D31). The email address must stay unique per vendor and partner (D27). `updatedAt` changes only when something changed (D34).
+     */
+    put: operations['replaceLead'];
     post?: never;
     delete?: never;
     options?: never;
     head?: never;
-    patch: operations['LeadsController_update'];
+    /**
+     * Update some fields of a lead
+     * @description Changes only the fields present: an explicit null clears a nullable field; null for firstName, emailAddress or companyName is VALIDATION_FAILED; `{}` changes nothing and is still 200 (D29).
+     */
+    patch: operations['updateLead'];
     trace?: never;
   };
   '/api/v1/vendors/leads/{leadId}/approve': {
@@ -29,8 +41,11 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** No body; any body is ignored (D38). */
-    put: operations['LeadsController_approve'];
+    /**
+     * Approve a lead
+     * @description PENDING → APPROVED: the lead becomes a contact. Approving an approved lead again returns the same `contactId`; exactly one contact per lead, even under concurrent approves (D32). A REJECTED lead is 409. Archived leads may be approved (D31). Any body is ignored (D38).
+     */
+    put: operations['approveLead'];
     post?: never;
     delete?: never;
     options?: never;
@@ -46,8 +61,11 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    /** No body; any body is ignored (D38). */
-    put: operations['LeadsController_archive'];
+    /**
+     * Archive a lead
+     * @description Sets `archived` to true whatever the approval status (D31); archiving an archived lead succeeds and changes nothing (D34). Any body is ignored (D38).
+     */
+    put: operations['archiveLead'];
     post?: never;
     delete?: never;
     options?: never;
@@ -63,7 +81,11 @@ export interface paths {
       cookie?: never;
     };
     get?: never;
-    put: operations['LeadsController_reject'];
+    /**
+     * Reject a lead
+     * @description PENDING → REJECTED with an optional comment; the body may be omitted (D38). Rejecting a rejected lead again keeps the first comment (D32). An APPROVED lead is 409. Archived leads may be rejected (D31).
+     */
+    put: operations['rejectLead'];
     post?: never;
     delete?: never;
     options?: never;
@@ -80,7 +102,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: operations['PartnersController_invite'];
+    /**
+     * Invite a partner company
+     * @description A contact address that belongs to no partner user creates the partner, connects it to the caller’s vendor and creates its users: those in `users`, or, without `users`, one user made from the contact (D19). A contact address of a user of partner P connects P instead and creates only the users given; when P is connected already it is DUPLICATE_ENTRY (D20). A `users[i].emailAddress` that exists or repeats is DUPLICATE_ENTRY naming it, and nothing is written (D21). Each created user, and the contact of a connected P, gets one invite email once the write has committed (D35, D36).
+     */
+    post: operations['invitePartner'];
     delete?: never;
     options?: never;
     head?: never;
@@ -94,9 +120,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['PartnerLeadsController_list'];
+    /**
+     * List a partner’s leads
+     * @description One page of the caller’s vendor’s leads of this partner (D27), with `totalItems` counting every lead the filters match. Without `archived=true` archived leads are left out. Filters combine with AND; a status or source id that matches nothing gives an empty page (D33). A parameter given twice that is not repeatable, a malformed integer or date, or an unknown enum value is VALIDATION_FAILED; unknown parameters are ignored (D39).
+     */
+    get: operations['listLeads'];
     put?: never;
-    post: operations['PartnerLeadsController_create'];
+    /**
+     * Submit a lead for a partner
+     * @description Creates a lead of the caller’s vendor for a partner connected to it: approvalStatus PENDING, not archived, submittedByType API (D26). The email address must be new among the leads of this vendor and partner, compared case-insensitively and archived leads included (D27: otherwise DUPLICATE_ENTRY naming `emailAddress`). `source` and `status` must be ids of the vendor’s lead options (D15). Read-only and unknown fields are ignored (D5).
+     */
+    post: operations['createLead'];
     delete?: never;
     options?: never;
     head?: never;
@@ -112,7 +146,11 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    post: operations['PartnersController_reinvite'];
+    /**
+     * Send a partner user’s invite again
+     * @description Sends one invite email to `emailAddress`, which must belong to a user of this partner (404 naming `emailAddress` otherwise, D23), and sets the partner’s `invitedAt`. A partner not connected to the caller’s vendor is 404 (D25).
+     */
+    post: operations['reinvitePartner'];
     delete?: never;
     options?: never;
     head?: never;
@@ -126,9 +164,17 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get: operations['PartnersController_listUsers'];
+    /**
+     * List a partner’s users
+     * @description One page of the partner’s users, sorted ascending by `sortBy` with ties broken by id (D24). Every vendor connected to the partner sees all of its users (D40); a partner not connected to the caller’s vendor is 404 (D25).
+     */
+    get: operations['listPartnerUsers'];
     put?: never;
-    post: operations['PartnersController_addUsers'];
+    /**
+     * Add users to a partner
+     * @description Creates 1 to 100 users (D22) and sends each one invite email (D36). An address that belongs to an existing user or repeats in the list is DUPLICATE_ENTRY naming `users[i].emailAddress`; nothing is written (D21). A partner not connected to the caller’s vendor is 404 (D25).
+     */
+    post: operations['addPartnerUsers'];
     delete?: never;
     options?: never;
     head?: never;
@@ -139,36 +185,353 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
-    AddPartnerUsersBody: {
-      users: components['schemas']['PartnerUserBody'][];
+    AddPartnerUsersRequest: {
+      users: components['schemas']['PartnerUserRequest'][];
     };
-    InvitePartnerBody: {
+    AuthError: {
+      /**
+       * @description always null
+       * @enum {object|null}
+       */
+      data: never | null;
+      /**
+       * @description why the request was refused
+       * @enum {string}
+       */
+      message: 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE';
+      /** @enum {boolean} */
+      success: false;
+      /**
+       * Format: date-time
+       * @description time of the response (D1)
+       */
+      timestamp: string;
+    };
+    Error: {
+      /** @description every offending field (D18); empty when none is to blame */
+      errors: components['schemas']['FieldError'][];
+      /**
+       * @description the error code
+       * @enum {string}
+       */
+      message:
+        | 'VALIDATION_FAILED'
+        | 'INVALID_REQUEST'
+        | 'DUPLICATE_ENTRY'
+        | 'RESOURCE_NOT_FOUND'
+        | 'INVALID_STATE_TRANSITION'
+        | 'INTERNAL_SERVER_ERROR'
+        | 'SERVICE_UNAVAILABLE';
+      /**
+       * @description the HTTP status, repeated
+       * @example 400
+       */
+      status: number;
+      /** @enum {boolean} */
+      success: false;
+      /**
+       * Format: date-time
+       * @description time of the response (D1)
+       */
+      timestamp: string;
+    };
+    FieldError: {
+      /**
+       * @description what is wrong with it
+       * @example must be a well-formed email address
+       */
+      error: string;
+      /**
+       * @description the field, as named in the request (`users[1].emailAddress`)
+       * @example emailAddress
+       */
+      field: string;
+    };
+    InvitePartnerRequest: {
+      /** @example Northwind */
       companyName: string;
       companySize?: string | null;
+      /**
+       * Format: email
+       * @description an address that already belongs to a partner user connects that partner instead (D20)
+       * @example nancy@northwind.example
+       */
       contactEmailAddress: string;
+      /** @example Nancy Davolio */
       contactName: string;
       contactPhone?: string | null;
       contactRole?: string | null;
       country?: string | null;
       description?: string | null;
-      /** @enum {string|null} */
+      /**
+       * @example RESELLER
+       * @enum {string|null}
+       */
       type?: 'RESELLER' | 'DISTRIBUTOR' | null;
-      users?: components['schemas']['PartnerUserBody'][] | null;
+      /** @description omitted or null: the contact becomes the one user (D19) */
+      users?: components['schemas']['PartnerUserRequest'][] | null;
       website?: string | null;
     };
-    LeadBody: Record<string, never>;
-    LeadPatchBody: Record<string, never>;
-    PartnerUserBody: {
+    Lead: {
+      /**
+       * @description PENDING when created; see the state machine
+       * @example PENDING
+       * @enum {string}
+       */
+      approvalStatus: 'PENDING' | 'APPROVED' | 'REJECTED';
+      /**
+       * @description archived leads are left out of listings by default
+       * @example false
+       */
+      archived: boolean;
+      /** @example null */
+      businessImpactMetrics: string | null;
+      /** @example null */
+      city: string | null;
+      /** @example Alfreds Futterkiste */
+      companyName: string;
+      /** @example null */
+      companySize: string | null;
+      /** @example null */
+      country: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      createdAt: string;
+      /**
+       * Format: email
+       * @example maria@alfreds.example
+       */
       emailAddress: string;
+      /**
+       * @description the caller’s own identifier, stored and returned unchanged
+       * @example null
+       */
+      externalId: string | null;
+      /** @example Maria */
+      firstName: string;
+      /** @example 1 */
+      id: number;
+      /** @example null */
+      industry: string | null;
+      /**
+       * @description another non-archived lead or a contact of the vendor has the same email address (D28)
+       * @example false
+       */
+      isDuplicate: boolean;
+      /** @example null */
+      jobTitle: string | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      lastActiveAt: string | null;
+      /** @example Anders */
+      lastName: string | null;
+      /** @example null */
+      leadAge: number | null;
+      /** @example null */
+      linkedInUrl: string | null;
+      /**
+       * @description the partner that brought the lead
+       * @example 1
+       */
+      partnerId: number;
+      /** @example null */
+      phoneNumber: string | null;
+      /** @example null */
+      productsInterested: string | null;
+      /**
+       * @description the comment of the first reject that landed (D32)
+       * @example null
+       */
+      rejectComment: string | null;
+      /** @example null */
+      rejectReason: string | null;
+      /**
+       * @description id of one of the vendor’s lead sources (GET lead-options)
+       * @example null
+       */
+      source: number | null;
+      /** @example null */
+      state: string | null;
+      /**
+       * @description id of one of the vendor’s lead statuses
+       * @example null
+       */
+      status: number | null;
+      /**
+       * @description API for leads created through this API (D26)
+       * @example API
+       * @enum {string|null}
+       */
+      submittedByType: 'PARTNER_USER' | 'VENDOR_USER' | 'INTEGRATION' | 'SYSTEM' | 'API' | null;
+      /**
+       * Format: date-time
+       * @description changes on every write that changes the lead (D34)
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      updatedAt: string;
+      /** @example null */
+      websiteUrl: string | null;
+    };
+    LeadApprovalResult: {
+      /**
+       * @description the contact the lead became; the same on every approve of the lead (D32)
+       * @example 1
+       */
+      contactId: number;
+      lead: components['schemas']['Lead'];
+    };
+    LeadPatchRequest: {
+      businessImpactMetrics?: string | null;
+      city?: string | null;
+      companyName?: string;
+      companySize?: string | null;
+      country?: string | null;
+      /**
+       * Format: email
+       * @example maria@alfreds.example
+       */
+      emailAddress?: string;
+      externalId?: string | null;
+      /** @example Maria */
+      firstName?: string;
+      industry?: string | null;
+      jobTitle?: string | null;
+      lastName?: string | null;
+      leadAge?: number | null;
+      linkedInUrl?: string | null;
+      phoneNumber?: string | null;
+      productsInterested?: string | null;
+      /** @description id of one of the vendor’s lead sources (D15) */
+      source?: number | null;
+      state?: string | null;
+      /** @description id of one of the vendor’s lead statuses (D15) */
+      status?: number | null;
+      websiteUrl?: string | null;
+    };
+    LeadRequest: {
+      businessImpactMetrics?: string | null;
+      city?: string | null;
+      /** @example Alfreds Futterkiste */
+      companyName: string;
+      companySize?: string | null;
+      country?: string | null;
+      /**
+       * Format: email
+       * @description unique per partner and vendor, case-insensitive, archived leads included (D27)
+       * @example maria@alfreds.example
+       */
+      emailAddress: string;
+      externalId?: string | null;
+      /** @example Maria */
+      firstName: string;
+      industry?: string | null;
+      jobTitle?: string | null;
+      lastName?: string | null;
+      leadAge?: number | null;
+      linkedInUrl?: string | null;
+      phoneNumber?: string | null;
+      productsInterested?: string | null;
+      /** @description id of one of the vendor’s lead sources (D15) */
+      source?: number | null;
+      state?: string | null;
+      /** @description id of one of the vendor’s lead statuses (D15) */
+      status?: number | null;
+      websiteUrl?: string | null;
+    };
+    Partner: {
+      /** @example Northwind */
+      companyName: string;
+      /** @example null */
+      companySize: string | null;
+      /**
+       * Format: email
+       * @example nancy@northwind.example
+       */
+      contactEmailAddress: string;
+      /** @example Nancy Davolio */
+      contactName: string;
+      /** @example null */
+      contactPhone: string | null;
+      /** @example null */
+      contactRole: string | null;
+      /** @example null */
+      country: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      createdAt: string;
+      /** @example null */
+      description: string | null;
+      /** @example 1 */
+      id: number;
+      /**
+       * Format: date-time
+       * @description time of the last invite or reinvite (D23)
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      invitedAt: string | null;
+      /**
+       * @example RESELLER
+       * @enum {string|null}
+       */
+      type: 'RESELLER' | 'DISTRIBUTOR' | null;
+      /** @description the users this invite created (D19, D20); only in the invite’s answer */
+      users?: components['schemas']['PartnerUser'][];
+      /** @example null */
+      website: string | null;
+    };
+    PartnerUser: {
+      /**
+       * Format: email
+       * @example andrew@northwind.example
+       */
+      emailAddress: string;
+      /** @example Andrew */
+      firstName: string;
+      /** @example 1 */
+      id: number;
+      /** @example null */
+      jobTitle: string | null;
+      /**
+       * Format: date-time
+       * @description last activity in the partner portal, refreshed at most once per 24 hours; null: the invite is outstanding
+       * @example null
+       */
+      lastActiveAt: string | null;
+      /** @example Fuller */
+      lastName: string | null;
+      /** @example null */
+      phoneNumber: string | null;
+    };
+    PartnerUserRequest: {
+      /**
+       * Format: email
+       * @description must belong to no existing partner user (D21)
+       * @example andrew@northwind.example
+       */
+      emailAddress: string;
+      /** @example Andrew */
       firstName: string;
       jobTitle?: string | null;
       lastName?: string | null;
       phoneNumber?: string | null;
     };
-    ReinvitePartnerBody: {
+    ReinvitePartnerRequest: {
+      /**
+       * Format: email
+       * @description a user of this partner (D23)
+       * @example andrew@northwind.example
+       */
       emailAddress: string;
     };
-    RejectLeadBody: Record<string, never>;
+    RejectLeadRequest: {
+      comment?: string | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -178,149 +541,868 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  LeadsController_get: {
+  getLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  LeadsController_replace: {
+  replaceLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['LeadBody'];
+        'application/json': components['schemas']['LeadRequest'];
       };
     };
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  LeadsController_update: {
+  updateLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['LeadPatchBody'];
+        'application/json': components['schemas']['LeadPatchRequest'];
       };
     };
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  LeadsController_approve: {
+  approveLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "contactId": 1,
+           *         "lead": {
+           *           "approvalStatus": "PENDING",
+           *           "archived": false,
+           *           "businessImpactMetrics": null,
+           *           "city": null,
+           *           "companyName": "Alfreds Futterkiste",
+           *           "companySize": null,
+           *           "country": null,
+           *           "createdAt": "2026-01-31T09:30:00.000Z",
+           *           "emailAddress": "maria@alfreds.example",
+           *           "externalId": null,
+           *           "firstName": "Maria",
+           *           "id": 1,
+           *           "industry": null,
+           *           "isDuplicate": false,
+           *           "jobTitle": null,
+           *           "lastActiveAt": null,
+           *           "lastName": "Anders",
+           *           "leadAge": null,
+           *           "linkedInUrl": null,
+           *           "partnerId": 1,
+           *           "phoneNumber": null,
+           *           "productsInterested": null,
+           *           "rejectComment": null,
+           *           "rejectReason": null,
+           *           "source": null,
+           *           "state": null,
+           *           "status": null,
+           *           "submittedByType": "API",
+           *           "updatedAt": "2026-01-31T09:30:00.000Z",
+           *           "websiteUrl": null
+           *         }
+           *       },
+           *       "message": "LEAD_APPROVE_SUCCESSFUL",
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['LeadApprovalResult'];
+            /**
+             * @description the success code of this operation (D3)
+             * @enum {string}
+             */
+            message: 'LEAD_APPROVE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The lead’s current state does not allow this (D30, D31). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
     };
   };
-  LeadsController_archive: {
+  archiveLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  LeadsController_reject: {
+  rejectLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
       };
       cookie?: never;
     };
     requestBody?: {
       content: {
-        'application/json': components['schemas']['RejectLeadBody'];
+        'application/json': components['schemas']['RejectLeadRequest'];
       };
     };
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The lead’s current state does not allow this (D30, D31). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  PartnersController_invite: {
+  invitePartner: {
     parameters: {
       query?: never;
       header?: never;
@@ -329,132 +1411,790 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['InvitePartnerBody'];
+        'application/json': components['schemas']['InvitePartnerRequest'];
       };
     };
     responses: {
-      201: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          /**
+           * @example {
+           *       "data": {
+           *         "companyName": "Northwind",
+           *         "companySize": null,
+           *         "contactEmailAddress": "nancy@northwind.example",
+           *         "contactName": "Nancy Davolio",
+           *         "contactPhone": null,
+           *         "contactRole": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "description": null,
+           *         "id": 1,
+           *         "invitedAt": "2026-01-31T09:30:00.000Z",
+           *         "type": "RESELLER",
+           *         "users": [
+           *           {
+           *             "emailAddress": "andrew@northwind.example",
+           *             "firstName": "Andrew",
+           *             "id": 1,
+           *             "jobTitle": null,
+           *             "lastActiveAt": null,
+           *             "lastName": "Fuller",
+           *             "phoneNumber": null
+           *           }
+           *         ],
+           *         "website": null
+           *       },
+           *       "message": "PARTNER_INVITE_SUCCESSFUL",
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Partner'];
+            /**
+             * @description the success code of this operation (D3)
+             * @enum {string}
+             */
+            message: 'PARTNER_INVITE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  PartnerLeadsController_list: {
+  listLeads: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description page number, from 0 */
+        page?: number;
+        /** @description leads per page */
+        perPage?: number;
+        /** @description sort key; ties are broken by id in the same direction (D33) Exact case. An unknown value falls back to the default without error. */
+        sortBy?: 'id' | 'createdAt' | 'updatedAt';
+        /** @description sort direction Case-insensitive. */
+        sortDirection?: 'asc' | 'desc';
+        /** @description only leads in this approval status Exact case. */
+        approvalStatus?: 'PENDING' | 'APPROVED' | 'REJECTED';
+        /** @description Only leads with this status id. Repeat the parameter for several values; any of them matches (D33). */
+        status?: number[];
+        /** @description Only leads with this source id. Repeat the parameter for several values; any of them matches (D33). */
+        source?: number[];
+        /** @description literal, case-insensitive prefix of firstName or emailAddress (`%`, `_` and `\` match themselves, D33) */
+        keyword?: string;
+        /** @description leads created on or after this UTC day */
+        createdAtAfter?: string;
+        /** @description leads created on or before this UTC day (inclusive, D33) */
+        createdAtBefore?: string;
+        /** @description `true`: archived leads only; `false` (the same as omitted): not archived */
+        archived?: boolean;
+      };
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": [
+           *           {
+           *             "approvalStatus": "PENDING",
+           *             "archived": false,
+           *             "businessImpactMetrics": null,
+           *             "city": null,
+           *             "companyName": "Alfreds Futterkiste",
+           *             "companySize": null,
+           *             "country": null,
+           *             "createdAt": "2026-01-31T09:30:00.000Z",
+           *             "emailAddress": "maria@alfreds.example",
+           *             "externalId": null,
+           *             "firstName": "Maria",
+           *             "id": 1,
+           *             "industry": null,
+           *             "isDuplicate": false,
+           *             "jobTitle": null,
+           *             "lastActiveAt": null,
+           *             "lastName": "Anders",
+           *             "leadAge": null,
+           *             "linkedInUrl": null,
+           *             "partnerId": 1,
+           *             "phoneNumber": null,
+           *             "productsInterested": null,
+           *             "rejectComment": null,
+           *             "rejectReason": null,
+           *             "source": null,
+           *             "state": null,
+           *             "status": null,
+           *             "submittedByType": "API",
+           *             "updatedAt": "2026-01-31T09:30:00.000Z",
+           *             "websiteUrl": null
+           *           }
+           *         ],
+           *         "page": 0,
+           *         "perPage": 1,
+           *         "totalItems": 0
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: {
+              data: components['schemas']['Lead'][];
+              /** @description the page returned, from 0 */
+              page: number;
+              /** @description the page size asked for */
+              perPage: number;
+              /** @description every item the filters match, on all pages */
+              totalItems: number;
+            };
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
       };
-    };
-  };
-  PartnerLeadsController_create: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description positive integer id */
-        partnerId: number;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['LeadBody'];
-      };
-    };
-    responses: {
-      201: {
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>;
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
   };
-  PartnersController_reinvite: {
+  createLead: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['ReinvitePartnerBody'];
+        'application/json': components['schemas']['LeadRequest'];
       };
     };
     responses: {
-      201: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "approvalStatus": "PENDING",
+           *         "archived": false,
+           *         "businessImpactMetrics": null,
+           *         "city": null,
+           *         "companyName": "Alfreds Futterkiste",
+           *         "companySize": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "emailAddress": "maria@alfreds.example",
+           *         "externalId": null,
+           *         "firstName": "Maria",
+           *         "id": 1,
+           *         "industry": null,
+           *         "isDuplicate": false,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Anders",
+           *         "leadAge": null,
+           *         "linkedInUrl": null,
+           *         "partnerId": 1,
+           *         "phoneNumber": null,
+           *         "productsInterested": null,
+           *         "rejectComment": null,
+           *         "rejectReason": null,
+           *         "source": null,
+           *         "state": null,
+           *         "status": null,
+           *         "submittedByType": "API",
+           *         "updatedAt": "2026-01-31T09:30:00.000Z",
+           *         "websiteUrl": null
+           *       },
+           *       "message": "LEAD_CREATE_SUCCESSFUL",
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Lead'];
+            /**
+             * @description the success code of this operation (D3)
+             * @enum {string}
+             */
+            message: 'LEAD_CREATE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
     };
   };
-  PartnersController_listUsers: {
+  reinvitePartner: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
+        partnerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ReinvitePartnerRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": null,
+           *       "message": "PARTNER_REINVITE_SUCCESSFUL",
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description always null
+             * @enum {object|null}
+             */
+            data: never | null;
+            /**
+             * @description the success code of this operation (D3)
+             * @enum {string}
+             */
+            message: 'PARTNER_REINVITE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listPartnerUsers: {
+    parameters: {
+      query?: {
+        /** @description page number, from 0 */
+        page?: number;
+        /** @description users per page */
+        perPage?: number;
+        /** @description sort key, always ascending; ties are broken by id (D24) Exact case. An unknown value falls back to the default without error. */
+        sortBy?: 'id' | 'firstName' | 'lastName' | 'emailAddress' | 'jobTitle' | 'createdAt';
+      };
+      header?: never;
+      path: {
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
       };
       cookie?: never;
     };
     requestBody?: never;
     responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
           [name: string]: unknown;
         };
-        content?: never;
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": [
+           *           {
+           *             "emailAddress": "andrew@northwind.example",
+           *             "firstName": "Andrew",
+           *             "id": 1,
+           *             "jobTitle": null,
+           *             "lastActiveAt": null,
+           *             "lastName": "Fuller",
+           *             "phoneNumber": null
+           *           }
+           *         ],
+           *         "page": 0,
+           *         "perPage": 1,
+           *         "totalItems": 0
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: {
+              data: components['schemas']['PartnerUser'][];
+              /** @description the page returned, from 0 */
+              page: number;
+              /** @description the page size asked for */
+              perPage: number;
+              /** @description every item the filters match, on all pages */
+              totalItems: number;
+            };
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
       };
     };
   };
-  PartnersController_addUsers: {
+  addPartnerUsers: {
     parameters: {
       query?: never;
       header?: never;
       path: {
-        /** @description positive integer id */
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
       };
       cookie?: never;
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['AddPartnerUsersBody'];
+        'application/json': components['schemas']['AddPartnerUsersRequest'];
       };
     };
     responses: {
-      201: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': Record<string, never>[];
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "emailAddress": "andrew@northwind.example",
+           *           "firstName": "Andrew",
+           *           "id": 1,
+           *           "jobTitle": null,
+           *           "lastActiveAt": null,
+           *           "lastName": "Fuller",
+           *           "phoneNumber": null
+           *         }
+           *       ],
+           *       "message": "PARTNER_USERS_INVITE_SUCCESSFUL",
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PartnerUser'][];
+            /**
+             * @description the success code of this operation (D3)
+             * @enum {string}
+             */
+            message: 'PARTNER_USERS_INVITE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
         };
       };
     };
