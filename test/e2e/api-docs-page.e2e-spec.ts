@@ -70,6 +70,12 @@ describe('API reference page (/docs on the management port)', () => {
     }
   });
 
+  it('sends /docs/ to /docs, where its relative URLs resolve', async () => {
+    const response = await fetch(`${management}/docs/`, { redirect: 'manual' });
+    expect(response.status).toBe(301);
+    expect(new URL(response.headers.get('location')!, `${management}/docs/`).href).toBe(`${management}/docs`);
+  });
+
   it('serves no other file of the bundle', async () => {
     const html = await (await fetch(`${management}/docs`)).text();
     const assets = /href="(docs\/assets\/[^/]+)\/swagger-ui\.css"/.exec(html)![1];

@@ -98,6 +98,8 @@ export function registerApiDocsPage(server: FastifyInstance, title: string): voi
       .type('text/html; charset=utf-8');
     return html;
   });
+  // The page's URLs are relative to /docs; from /docs/ they would point one folder too deep.
+  server.get('/docs/', async (_request, reply) => reply.redirect('../docs', 301));
   server.get('/docs/init.js', async (_request, reply) => {
     noCache(reply).type('application/javascript; charset=utf-8');
     return INIT_SCRIPT;
