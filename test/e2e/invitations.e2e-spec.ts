@@ -214,6 +214,16 @@ describe('Invitations and partner-user activity (X20, X21)', () => {
       expect((await accept({ token: tokens[0] })).status).toBe(200);
     });
 
+    it('tells the invited user in the email that the link expires after 14 days', async () => {
+      const { users } = await partnerWithUsers();
+      const rows: { text_body: string }[] = await t.app
+        .get(DataSource)
+        .query('SELECT text_body FROM mail_outbox WHERE LOWER(recipient) = ?', [
+          users[0]!.emailAddress.toLowerCase(),
+        ]);
+      expect(rows[0]!.text_body).toContain('within 14 days');
+    });
+
     it('lets a reinvite of an accepted user issue a new token that can be accepted', async () => {
       const { partner, users, tokens } = await partnerWithUsers();
       expect((await accept({ token: tokens[0] })).status).toBe(200);

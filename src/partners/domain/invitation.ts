@@ -29,7 +29,8 @@ export interface NewInvitation {
 }
 
 /** X20: an invitation's link can be accepted for 14 days from the time it was issued. */
-export const INVITATION_VALIDITY_MS = 14 * 24 * 60 * 60 * 1000;
+export const INVITATION_VALIDITY_DAYS = 14;
+export const INVITATION_VALIDITY_MS = INVITATION_VALIDITY_DAYS * 24 * 60 * 60 * 1000;
 
 export interface InvitationSnapshot {
   id: number;
