@@ -5,6 +5,26 @@
  */
 
 export interface paths {
+  '/api/v1/vendors/invitations/accept': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Accept an invitation (X20)
+     * @description Called by the vendor’s partner portal with the token of an invite link `PORTAL_URL/invitations/<token>`. Answers the user’s partner and the user, with `lastActiveAt` set to now. An unknown, already accepted, superseded (a later reinvite of the same user by the same vendor) or expired (14 days) token, or one of another vendor’s invitations: the same 404 RESOURCE_NOT_FOUND. See docs/invitations.md.
+     */
+    post: operations['acceptInvitation'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/vendors/leads/{leadId}': {
     parameters: {
       query?: never;
@@ -181,10 +201,45 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/vendors/partners/{partnerId}/users/{userId}/activity': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Record activity of a partner user (X21)
+     * @description Sets `lastActiveAt` to now when it is null or at least 24 hours old, otherwise leaves it (refreshed at most once per 24 hours). 404 RESOURCE_NOT_FOUND for a partner not connected to the caller’s vendor (D25) or a user not of that partner. Any body is ignored (D38).
+     */
+    put: operations['recordPartnerUserActivity'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    AcceptInvitationRequest: {
+      /**
+       * @description the last path segment of the invite link
+       * @example pQ3h0wq2mZbJ1Yl7Kx9n4VtR8sD6aE5fGcHuIoPzWyX
+       */
+      token: string;
+    };
+    AcceptedInvitation: {
+      /**
+       * @description the partner the user belongs to
+       * @example 1
+       */
+      partnerId: number;
+      user: components['schemas']['PartnerUser'];
+    };
     AddPartnerUsersRequest: {
       users: components['schemas']['PartnerUserRequest'][];
     };
@@ -541,6 +596,128 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+  acceptInvitation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AcceptInvitationRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "partnerId": 1,
+           *         "user": {
+           *           "emailAddress": "andrew@northwind.example",
+           *           "firstName": "Andrew",
+           *           "id": 1,
+           *           "jobTitle": null,
+           *           "lastActiveAt": null,
+           *           "lastName": "Fuller",
+           *           "phoneNumber": null
+           *         }
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['AcceptedInvitation'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   getLead: {
     parameters: {
       query?: never;
@@ -2122,6 +2299,126 @@ export interface operations {
              * @enum {string}
              */
             message: 'PARTNER_USERS_INVITE_SUCCESSFUL';
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  recordPartnerUserActivity: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
+        partnerId: number;
+        /** @description the partner user; a positive integer in plain digits (D12, D39). */
+        userId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "emailAddress": "andrew@northwind.example",
+           *         "firstName": "Andrew",
+           *         "id": 1,
+           *         "jobTitle": null,
+           *         "lastActiveAt": null,
+           *         "lastName": "Fuller",
+           *         "phoneNumber": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['PartnerUser'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
             /** @enum {boolean} */
             success: true;
             /**

@@ -9,6 +9,13 @@ interface OpenApiDocument {
   paths: Record<string, Record<string, { operationId?: string }>>;
 }
 
+/** Fetches and reads the whole body: a response left unread keeps its connection busy, and the
+ * management server's close waits for it. */
+async function get(url: string | URL, init?: RequestInit): Promise<{ response: Response; body: string }> {
+  const response = await fetch(url, init);
+  return { response, body: await response.text() };
+}
+
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** "GET /api/v1/vendors/leads/{leadId} getLead" for every operation of the document. */
@@ -31,7 +38,7 @@ describe('API reference page (/docs on the management port)', () => {
     const port = await t.app.get(ManagementServer).start(0, '127.0.0.1', openApiDocument(t.app));
     management = `http://127.0.0.1:${port}`;
     browser = await launchChromium();
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
@@ -39,7 +46,7 @@ describe('API reference page (/docs on the management port)', () => {
   });
 
   it('is an HTML page with a restrictive Content-Security-Policy and nosniff', async () => {
-    const response = await fetch(`${management}/docs`);
+    const { response } = await get(`${management}/docs`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
@@ -51,7 +58,7 @@ describe('API reference page (/docs on the management port)', () => {
   });
 
   it('loads every script and stylesheet from the service itself, served with nosniff', async () => {
-    const html = await (await fetch(`${management}/docs`)).text();
+    const { body: html } = await get(`${management}/docs`);
     expect(html).not.toMatch(/<script>|<style|style=/); // nothing inline, which the CSP would refuse
     const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]);
     expect(references).toEqual(
@@ -63,7 +70,7 @@ describe('API reference page (/docs on the management port)', () => {
     );
     for (const reference of references) {
       expect(reference).not.toMatch(/^([a-z]+:|\/\/)/i); // relative: this server, whatever its address
-      const asset = await fetch(new URL(reference, `${management}/docs`));
+      const { response: asset } = await get(new URL(reference, `${management}/docs`));
       expect(asset.status).toBe(200);
       expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
       expect(asset.headers.get('content-type')).toMatch(/^(application\/javascript|text\/css|image\/png)/);
@@ -71,25 +78,27 @@ describe('API reference page (/docs on the management port)', () => {
   });
 
   it('sends /docs/ to /docs, where its relative URLs resolve', async () => {
-    const response = await fetch(`${management}/docs/`, { redirect: 'manual' });
+    const { response } = await get(`${management}/docs/`, { redirect: 'manual' });
     expect(response.status).toBe(301);
     expect(new URL(response.headers.get('location')!, `${management}/docs/`).href).toBe(`${management}/docs`);
   });
 
   it('serves no other file of the bundle', async () => {
-    const html = await (await fetch(`${management}/docs`)).text();
+    const { body: html } = await get(`${management}/docs`);
     const assets = /href="(docs\/assets\/[^/]+)\/swagger-ui\.css"/.exec(html)![1];
     for (const path of [`${assets}/package.json`, `${assets}/index.html`, `${assets}/../../openapi.json`]) {
-      expect((await fetch(`${management}/${path}`)).status).toBe(404);
+      expect((await get(`${management}/${path}`)).response.status).toBe(404);
     }
   });
 
   it('lists every operation of /openapi.json, rendered in Chromium with the network blocked', async () => {
-    const openapi = (await (await fetch(`${management}/openapi.json`)).json()) as OpenApiDocument;
+    const openapi = JSON.parse((await get(`${management}/openapi.json`)).body) as OpenApiDocument;
     const expected = operationsOf(openapi);
     expect(expected.length).toBeGreaterThan(0);
 
     const context = await browser.newContext({ serviceWorkers: 'block' });
+    // Rendering takes a few seconds, several times that on a machine busy with other test files.
+    context.setDefaultTimeout(100_000);
     try {
       const outside = await blockNetworkBeyondLoopback(context);
       const page = await context.newPage();
@@ -131,5 +140,5 @@ describe('API reference page (/docs on the management port)', () => {
     } finally {
       await context.close();
     }
-  });
+  }, 120_000);
 });

@@ -11,7 +11,7 @@ function run(script: string, ...args: string[]) {
   return spawnSync(process.execPath, [join(ROOT, 'scripts', script), ...args], {
     cwd: ROOT,
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: 100_000, // a few seconds each, more on a machine busy with other test files
   });
 }
 
@@ -47,7 +47,7 @@ describe('generated files: docs/openapi.json and the typed client', () => {
       expect(run('openapi.js', '--file', file).status).toBe(0);
       scratch = await createScratchDatabase();
       server = await startServer({ DATABASE_URL: scratch.url });
-    }, 60_000);
+    }, 120_000);
     afterAll(async () => {
       await server?.stop('SIGKILL');
       await scratch?.drop();
@@ -80,13 +80,13 @@ describe('generated files: docs/openapi.json and the typed client', () => {
       );
       expect(failed.stderr).toContain(`first difference at line ${line + 1}`);
       expect(failed.stderr).toContain('"title": "Something else"');
-    });
+    }, 120_000);
 
     it('--check fails on a missing file', () => {
       const failed = run('openapi.js', '--check', '--file', join(dir, 'nothing.json'));
       expect(failed.status).toBe(1);
       expect(failed.stderr).toContain('nothing.json is missing: run `npm run openapi`');
-    });
+    }, 120_000);
   });
 
   describe('scripts/client.js', () => {
@@ -97,7 +97,7 @@ describe('generated files: docs/openapi.json and the typed client', () => {
       file = join(dir, 'schema.ts');
       expect(run('client.js', '--file', file).status).toBe(0);
       generated = readFileSync(file, 'utf8');
-    }, 60_000);
+    }, 120_000);
 
     it('types every path and operation of docs/openapi.json', () => {
       const document = JSON.parse(readFileSync(join(ROOT, 'docs', 'openapi.json'), 'utf8')) as {
@@ -122,6 +122,6 @@ describe('generated files: docs/openapi.json and the typed client', () => {
       expect(failed.stderr).toContain(
         'edited-schema.ts is out of date with the code: run `npm run client:generate` and commit the result.',
       );
-    });
+    }, 120_000);
   });
 });
