@@ -4,7 +4,9 @@ describe('idempotencyKeyProblem (X1)', () => {
   it('accepts 1 to 255 visible ASCII characters, the whole range 0x21-0x7E included', () => {
     expect(idempotencyKeyProblem('a')).toBeNull();
     expect(idempotencyKeyProblem('x'.repeat(MAX_IDEMPOTENCY_KEY_LENGTH))).toBeNull();
-    const everyVisible = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i)).join('');
+    const everyVisible = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) =>
+      String.fromCharCode(0x21 + i),
+    ).join('');
     expect(idempotencyKeyProblem(everyVisible)).toBeNull();
     expect(idempotencyKeyProblem('550e8400-e29b-41d4-a716-446655440000')).toBeNull();
   });

@@ -68,7 +68,10 @@ describe('isStorable (X2)', () => {
     [413, 'INVALID_REQUEST'],
     [500, 'INTERNAL_SERVER_ERROR'],
     [503, 'SERVICE_UNAVAILABLE'],
-  ])('does not store %s %s: the client may correct the request and retry with the same key', (status, code) => {
-    expect(isStorable(status, code)).toBe(false);
-  });
+  ])(
+    'does not store %s %s: the client may correct the request and retry with the same key',
+    (status, code) => {
+      expect(isStorable(status, code)).toBe(false);
+    },
+  );
 });

@@ -28,7 +28,9 @@ describe('requestFingerprint (X3, X4)', () => {
   });
 
   it('cannot be fooled by moving text between the path and the body', () => {
-    expect(requestFingerprint('POST', '/p\n=1', json(2))).not.toBe(requestFingerprint('POST', '/p', json('1\n=2')));
+    expect(requestFingerprint('POST', '/p\n=1', json(2))).not.toBe(
+      requestFingerprint('POST', '/p', json('1\n=2')),
+    );
   });
 });
 

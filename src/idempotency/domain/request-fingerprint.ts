@@ -5,9 +5,7 @@ import { createHash } from 'node:crypto';
  * used (not JSON, wrong content type), which is compared by why it could not.
  */
 export type FingerprintBody =
-  | { kind: 'none' }
-  | { kind: 'json'; value: unknown }
-  | { kind: 'unusable'; reason: string };
+  { kind: 'none' } | { kind: 'json'; value: unknown } | { kind: 'unusable'; reason: string };
 
 /**
  * X3/X4: what makes two requests "the same": method, path and body, the body compared as parsed
