@@ -4,6 +4,7 @@ import { IdempotentRequests } from '../../src/idempotency/application/idempotent
 import { IdempotencySweeper } from '../../src/idempotency/application/idempotency-sweeper';
 import { IdempotencySettings } from '../../src/idempotency/application/idempotency.settings';
 import { CreateLeadUseCase } from '../../src/leads/application/lead-write.use-cases';
+import { CreateApiKeyUseCase } from '../../src/vendors/application/vendor-use-cases';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import { StoreUnavailableError } from '../../src/shared/application/unit-of-work';
 import { Clock } from '../../src/shared/domain/clock';
@@ -444,6 +445,16 @@ describe('Idempotency-Key (X1-X5)', () => {
       expect(await countRows(t.app, 'leads', 'vendor_id = ?', [v.vendorId])).toBe(0);
     });
 
+    it('is ignored on unknown routes: 404 of D11, nothing stored, nothing replayed', async () => {
+      const v = await vendor();
+      for (const key of ['not a valid key', 'unknown-1', 'unknown-1']) {
+        const response = await send(v, 'post', '/nothing-here', key, {});
+        expectStandardError(response, 404, 'RESOURCE_NOT_FOUND');
+        expect(response.headers['idempotent-replayed']).toBeUndefined();
+      }
+      expect(await keyRows(v.vendorId)).toBe(0);
+    });
+
     it('is ignored on GET: reads are safe to retry anyway', async () => {
       const v = await vendor();
       const lead = await createLead(v);
@@ -499,6 +510,21 @@ describe('Idempotency-Key (X1-X5)', () => {
       expect(ran.headers['idempotent-replayed']).toBeUndefined();
       expect(await countRows(t.app, 'leads', 'vendor_id = ?', [v.vendorId])).toBe(1);
     });
+  });
+
+  it('shares keys between the API keys of one vendor: a retry after a key rotation is replayed (X1)', async () => {
+    const v = await vendor();
+    const body = leadBody();
+    const first = await send(v, 'post', `/partners/${v.partnerId}/leads`, 'rotate-1', body);
+    expect(first.status).toBe(200);
+    const { apiKey } = await t.app.get(CreateApiKeyUseCase).execute(v.vendorId);
+    await expectReplay(first, () =>
+      t.http
+        .post(`/api/v1/vendors/partners/${v.partnerId}/leads`)
+        .set('X-API-KEY', apiKey)
+        .set('Idempotency-Key', 'rotate-1')
+        .send(body),
+    );
   });
 
   it('scopes keys to the vendor: two vendors use one key string independently (X1)', async () => {
