@@ -11,7 +11,7 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
       migrationsRun: true,
       smtpUrl: undefined,
       mailFrom: 'no-reply@localhost',
-      portalUrl: 'http://localhost:3000/portal',
+      portalUrl: 'http://localhost:8080', // the vendor's portal, not this API (X20)
       logLevel: 'info',
       http: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnections: undefined },
     });

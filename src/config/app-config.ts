@@ -182,7 +182,8 @@ export function parseConfig(env: Env): AppConfig {
     bool(env, 'MIGRATIONS_RUN', true),
     url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom,
-    url(env, 'PORTAL_URL', 'http://localhost:3000/portal', ['http:', 'https:'])!.replace(/\/+$/, ''),
+    // The vendor's partner portal serves the accept link (X20), not this API: a local portal by default.
+    url(env, 'PORTAL_URL', 'http://localhost:8080', ['http:', 'https:'])!.replace(/\/+$/, ''),
     logLevel,
     httpLimits(env),
     integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
