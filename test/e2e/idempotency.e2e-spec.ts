@@ -18,6 +18,7 @@ import {
   countRows,
   countUsers,
 } from '../support/partner-mother';
+import { inviteToken } from '../support/invitation-tokens';
 import { rawExchange } from '../support/raw-http';
 import { ISO_DATETIME, TestApp, createTestApp, createVendor, unique } from '../support/test-app';
 
@@ -234,6 +235,34 @@ describe('Idempotency-Key (X1-X5)', () => {
       const second = await expectReplay(first, archive);
       expect(second.body.data.firstName).toBe(lead.firstName);
       expect((await getLead(v, lead.id)).firstName).toBe('After');
+    });
+
+    it('accept an invitation (X20): the stored 200, where running it again would be 404 (accepted once)', async () => {
+      const v = await vendor();
+      const token = await inviteToken(t.app, v.contactEmail);
+      const accept = () => send(v, 'post', '/invitations/accept', 'accept-1', { token });
+      const first = await accept();
+      expect(first.status).toBe(200);
+      await expectReplay(first, accept);
+      expect((await v.api.post('/invitations/accept').send({ token })).status).toBe(404);
+    });
+
+    it('record activity (X21): the stored answer, and lastActiveAt as the acceptance since left it', async () => {
+      const v = await vendor();
+      const [user] = (await v.api.get(`/partners/${v.partnerId}/users`)).body.data.data as { id: number }[];
+      const path = `/partners/${v.partnerId}/users/${user!.id}/activity`;
+      clock.pin(T0);
+      const first = await send(v, 'put', path, 'active-1');
+      expect(first.body.data.lastActiveAt).toBe(T0);
+      clock.pin(plus(3_600_000));
+      const token = await inviteToken(t.app, v.contactEmail);
+      expect((await v.api.post('/invitations/accept').send({ token })).status).toBe(200); // sets lastActiveAt
+      clock.pin(plus(7_200_000));
+      await expectReplay(first, () => send(v, 'put', path, 'active-1'));
+      const listed = (await v.api.get(`/partners/${v.partnerId}/users`)).body.data.data as {
+        lastActiveAt: string;
+      }[];
+      expect(listed[0]!.lastActiveAt).toBe(plus(3_600_000));
     });
 
     it('keeps one record per key, DONE with the status and body sent', async () => {
@@ -651,7 +680,7 @@ describe('Idempotency-Key (X1-X5)', () => {
 
     it('gives every POST, PUT and PATCH the Idempotency-Key header, 422 and 409 with examples, and Idempotent-Replayed on 200', () => {
       const writes = operations(['post', 'put', 'patch']);
-      expect(writes.length).toBeGreaterThanOrEqual(9);
+      expect(writes.length).toBeGreaterThanOrEqual(11);
       for (const [where, op] of writes) {
         const header = (op.parameters ?? []).find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
         expect([where, header]).toEqual([
