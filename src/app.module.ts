@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ContactsModule } from './contacts/contacts.module';
+import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { MailModule } from './mail/mail.module';
 import { PartnersModule } from './partners/partners.module';
@@ -19,6 +20,7 @@ import { VendorsModule } from './vendors/vendors.module';
     LeadsModule,
     ContactsModule,
     MailModule,
+    IdempotencyModule,
   ],
 })
 export class AppModule {}

@@ -12,6 +12,7 @@ import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
 import { installRequestLog } from './request-log';
 import { AppLogger } from '../logging.module';
+import { installIdempotency } from '../../idempotency/http/idempotency.hooks';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -65,6 +66,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   });
   fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
   fastify.addHook('onSend', closeConnectionWhenDone);
+  installIdempotency(app); // X1-X5: hooks on the write routes, after authentication and body parsing
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
 }

@@ -9,7 +9,11 @@ export type ErrorCode =
   | 'RESOURCE_NOT_FOUND'
   | 'INVALID_STATE_TRANSITION'
   | 'INTERNAL_SERVER_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  // X4: 422, the Idempotency-Key was used for another request
+  | 'IDEMPOTENCY_KEY_REUSED'
+  // X4: 409, the Idempotency-Key is held by a request still running
+  | 'IDEMPOTENCY_KEY_IN_USE';
 
 export type AuthErrorCode = 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE';
 
