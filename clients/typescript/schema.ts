@@ -276,7 +276,9 @@ export interface components {
         | 'RESOURCE_NOT_FOUND'
         | 'INVALID_STATE_TRANSITION'
         | 'INTERNAL_SERVER_ERROR'
-        | 'SERVICE_UNAVAILABLE';
+        | 'SERVICE_UNAVAILABLE'
+        | 'IDEMPOTENCY_KEY_REUSED'
+        | 'IDEMPOTENCY_KEY_IN_USE';
       /**
        * @description the HTTP status, repeated
        * @example 400
@@ -599,7 +601,10 @@ export interface operations {
   acceptInvitation: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -612,6 +617,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -687,8 +694,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -844,7 +871,10 @@ export interface operations {
   replaceLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
@@ -860,6 +890,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -955,8 +987,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -989,7 +1041,10 @@ export interface operations {
   updateLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
@@ -1005,6 +1060,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1100,8 +1157,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1134,7 +1211,10 @@ export interface operations {
   approveLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
@@ -1146,6 +1226,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1244,9 +1326,11 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The lead’s current state does not allow this (D30, D31). */
+      /** @description INVALID_STATE_TRANSITION: the lead’s current state does not allow this (D30, D31). IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
       409: {
         headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1255,6 +1339,15 @@ export interface operations {
       };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1287,7 +1380,10 @@ export interface operations {
   archiveLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
@@ -1299,6 +1395,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1394,8 +1492,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1428,7 +1546,10 @@ export interface operations {
   rejectLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the lead; a positive integer in plain digits (D12, D39). */
         leadId: number;
@@ -1444,6 +1565,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1539,9 +1662,11 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
-      /** @description The lead’s current state does not allow this (D30, D31). */
+      /** @description INVALID_STATE_TRANSITION: the lead’s current state does not allow this (D30, D31). IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
       409: {
         headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1550,6 +1675,15 @@ export interface operations {
       };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1582,7 +1716,10 @@ export interface operations {
   invitePartner: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1595,6 +1732,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1675,8 +1814,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -1870,7 +2029,10 @@ export interface operations {
   createLead: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
@@ -1886,6 +2048,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -1981,8 +2145,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2015,7 +2199,10 @@ export interface operations {
   reinvitePartner: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
@@ -2031,6 +2218,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -2099,8 +2288,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2255,7 +2464,10 @@ export interface operations {
   addPartnerUsers: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
@@ -2271,6 +2483,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -2345,8 +2559,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
@@ -2379,7 +2613,10 @@ export interface operations {
   recordPartnerUserActivity: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         /** @description the partner; a positive integer in plain digits (D12, D39). */
         partnerId: number;
@@ -2393,6 +2630,8 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
           [name: string]: unknown;
         };
         content: {
@@ -2465,8 +2704,28 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       /** @description The body is larger than 1 MiB (D6). */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
         headers: {
           [name: string]: unknown;
         };
