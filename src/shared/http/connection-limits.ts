@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, HttpLimits } from '../../config/app-config';
-import type { StandardErrorBody } from './error-response';
+import type { AuthErrorBody, StandardErrorBody } from './error-response';
 
 /**
  * What a client may hold on the public port, and how the port lets go of its clients on SIGTERM
@@ -147,15 +147,8 @@ export function closeConnectionWhenDone(
   done(null, payload);
 }
 
-/** The standard error shape as a complete HTTP/1.1 response that closes the connection. */
-function rawErrorResponse(status: number): string {
-  const body: StandardErrorBody = {
-    message: 'INVALID_REQUEST',
-    status,
-    success: false,
-    errors: [],
-    timestamp: new Date().toISOString(),
-  };
+/** A JSON body as a complete HTTP/1.1 response that closes the connection. */
+function rawResponse(status: number, body: StandardErrorBody | AuthErrorBody): string {
   const text = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
@@ -166,17 +159,28 @@ function rawErrorResponse(status: number): string {
   );
 }
 
+/** The standard error shape as a complete HTTP/1.1 response that closes the connection. */
+function rawErrorResponse(status: number): string {
+  return rawResponse(status, {
+    message: 'INVALID_REQUEST',
+    status,
+    success: false,
+    errors: [],
+    timestamp: new Date().toISOString(),
+  });
+}
+
 /**
  * Answers `status` in the standard shape unless a response has begun on this socket, then closes
  * the socket once the answer is written (at the latest after a second).
  */
-function answerAndClose(socket: HttpSocket, status: number): void {
+function answerAndClose(socket: HttpSocket, status: number, response = rawErrorResponse(status)): void {
   if (socket.destroyed) return;
   if (!socket.writable || socket._httpMessage?.headersSent) {
     socket.destroy();
     return;
   }
-  socket.write(rawErrorResponse(status));
+  socket.write(response);
   socket.destroySoon();
   setTimeout(() => socket.destroy(), 1000).unref();
 }
@@ -194,6 +198,33 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   } else {
     answerAndClose(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
   }
+}
+
+/**
+ * Requests Node would answer itself, outside the contract's shapes, handed to the application or
+ * answered in a shape of the contract instead:
+ * - an `Expect` other than `100-continue` (Node: a bare 417): served like any request, the header
+ *   ignored (RFC 9110 lets a server ignore an expectation it does not support);
+ * - `CONNECT host:port` (Node: the socket destroyed, no answer): its target is never inside
+ *   `/api/v1/vendors/`, so it is refused as D8 refuses any path outside the namespace, 401
+ *   UNKNOWN_API_NAMESPACE, and the connection closed;
+ * - HTTP/1.1 without a `Host` header (Node: a bare 400): the host names nothing here, so the
+ *   request is served like any other (authentication first, D8).
+ */
+export function answerEveryRequest(server: Server): void {
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    server.emit('request', request, response);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: HttpSocket) => {
+    const body: AuthErrorBody = {
+      success: false,
+      message: 'UNKNOWN_API_NAMESPACE',
+      data: null,
+      timestamp: new Date().toISOString(),
+    };
+    answerAndClose(socket, 401, rawResponse(401, body));
+  });
 }
 
 /** Whether the request's connection was cut for not sending its request in time (408). */
