@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppConfig } from '../../config/app-config';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
+import { corsHook } from './cors';
 import { answerClientError, answerEveryRequest, closeConnectionWhenDone } from './connection-limits';
 import { wrapInEnvelope } from './envelope';
 import { HttpExceptionFilter } from './http-exception.filter';
@@ -92,8 +94,12 @@ export function configureHttp(app: NestFastifyApplication): void {
   installRequestLog(fastify, app.get(AppLogger).pino);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No response of this API is anything but JSON: a browser must not guess another type.
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
+  const { corsOrigins } = app.get(AppConfig).edge;
+  if (corsOrigins.length > 0) fastify.addHook('onRequest', corsHook(corsOrigins, clock));
   fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
   fastify.addHook('onSend', closeConnectionWhenDone);
   app.setGlobalPrefix('api/v1/vendors');

@@ -154,6 +154,7 @@ function rawResponse(status: number, body: StandardErrorBody | AuthErrorBody): s
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
     'Connection: close\r\n\r\n' +
     text
   );
