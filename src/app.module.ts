@@ -3,6 +3,7 @@ import { ContactsModule } from './contacts/contacts.module';
 import { LeadsModule } from './leads/leads.module';
 import { MailModule } from './mail/mail.module';
 import { PartnersModule } from './partners/partners.module';
+import { HttpEdgeModule } from './shared/http/http-edge.module';
 import { loggingModule } from './shared/logging.module';
 import { ManagementModule } from './shared/management/management.module';
 import { SharedModule } from './shared/shared.module';
@@ -14,6 +15,7 @@ import { VendorsModule } from './vendors/vendors.module';
     SharedModule,
     loggingModule('stdout'),
     ManagementModule,
+    HttpEdgeModule,
     VendorsModule,
     PartnersModule,
     LeadsModule,

@@ -95,6 +95,7 @@ describe('parseConfig (runtime.md Environment)', () => {
       rateLimitPerMinute: 6000,
       authFailuresPerMinute: 60,
       redisUrl: undefined,
+      redisKeyPrefix: 'prm:rl:',
     });
   });
 
@@ -104,12 +105,14 @@ describe('parseConfig (runtime.md Environment)', () => {
       RATE_LIMIT_PER_MINUTE: '0',
       AUTH_FAILURES_PER_MINUTE: '5',
       REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'staging:',
     });
     expect(config.edge).toEqual({
       corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
       rateLimitPerMinute: 0,
       authFailuresPerMinute: 5,
       redisUrl: 'redis://127.0.0.1:6379/2',
+      redisKeyPrefix: 'staging:',
     });
   });
 });

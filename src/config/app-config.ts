@@ -37,6 +37,8 @@ export interface EdgeProtection {
   rateLimitPerMinute: number;
   authFailuresPerMinute: number;
   redisUrl: string | undefined;
+  /** prepended to every Redis key of the limiter (instances sharing a limit use the same) */
+  redisKeyPrefix: string;
 }
 
 export const DEFAULT_EDGE_PROTECTION: EdgeProtection = {
@@ -44,6 +46,7 @@ export const DEFAULT_EDGE_PROTECTION: EdgeProtection = {
   rateLimitPerMinute: 6000,
   authFailuresPerMinute: 60,
   redisUrl: undefined,
+  redisKeyPrefix: 'prm:rl:',
 };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -187,6 +190,7 @@ function edgeProtection(env: Env): EdgeProtection {
       integer(env, 'AUTH_FAILURES_PER_MINUTE', 0, 1_000_000_000) ??
       DEFAULT_EDGE_PROTECTION.authFailuresPerMinute,
     redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? DEFAULT_EDGE_PROTECTION.redisKeyPrefix,
   };
 }
 

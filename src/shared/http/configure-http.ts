@@ -13,6 +13,7 @@ import { wrapInEnvelope } from './envelope';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
 import { parseQueryString } from './query-string';
+import { RateLimits } from './rate-limits';
 import { installRequestLog } from './request-log';
 import { AppLogger } from '../logging.module';
 
@@ -100,7 +101,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   });
   const { corsOrigins } = app.get(AppConfig).edge;
   if (corsOrigins.length > 0) fastify.addHook('onRequest', corsHook(corsOrigins, clock));
-  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
+  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock, app.get(RateLimits)));
   fastify.addHook('onSend', closeConnectionWhenDone);
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
