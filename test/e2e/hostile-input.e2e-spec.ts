@@ -274,6 +274,80 @@ describe('hostile input at the HTTP edge', () => {
     });
   });
 
+  describe('HTTP the parser cannot read, where the connection still allows an answer', () => {
+    const chunkedPost = (path: string, headers: string) =>
+      `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${headers}` +
+      'Transfer-Encoding: chunked\r\n\r\nZZ\r\nab\r\n';
+
+    it('a broken chunked body: authentication still first (D8), then 400 INVALID_REQUEST from the application', async () => {
+      const answers = async (bytes: string) =>
+        (await rawExchange(port, bytes, { timeoutMs: 5000 })).responses;
+      const [missing] = await answers(chunkedPost(`${NS}/partners`, ''));
+      expectAuth(missing!, 'API_KEY_MISSING');
+      const [wrong] = await answers(chunkedPost(`${NS}/partners`, 'X-API-KEY: prm_wrong\r\n'));
+      expectAuth(wrong!, 'INVALID_API_KEY');
+      const [outside] = await answers(chunkedPost('/upload', ''));
+      expectAuth(outside!, 'UNKNOWN_API_NAMESPACE');
+      const exchange = await rawExchange(port, chunkedPost(`${NS}/partners`, `X-API-KEY: ${apiKey}\r\n`));
+      expect(exchange.responses).toHaveLength(1);
+      expectStandard(exchange.responses[0]!, 400, 'INVALID_REQUEST');
+      // answered by the application (request id, headers), and the connection closed
+      expect(exchange.responses[0]!.headers['x-request-id']).toBeDefined();
+      expect(exchange.responses[0]!.headers.connection).toBe('close');
+      expect(exchange.closedBy).not.toBe('never');
+    });
+
+    it('broken bytes after a complete request: that request is answered first, then 400, then the connection closes', async () => {
+      for (const garbage of [
+        'FOO / HTTP/1.1\r\n\r\n',
+        'GET /a HTTP/1.1\r\nHost: x\r\nX-Bad\u0001: y\r\n\r\n',
+        '\u0000\u0001\u0002\r\n\r\n',
+      ]) {
+        const exchange = await rawExchange(
+          port,
+          `GET ${NS}/partners/${partnerId}/users HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n${garbage}`,
+          { timeoutMs: 5000 },
+        );
+        expect(exchange.responses.map((r) => r.status)).toEqual([200, 400]);
+        expectStandard(exchange.responses[1]!, 400, 'INVALID_REQUEST');
+        expect(exchange.closedBy).not.toBe('never');
+      }
+    });
+
+    it('two pipelined requests and then broken bytes: both answered in order, then 400', async () => {
+      const get = (path: string) => `GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n`;
+      const exchange = await rawExchange(
+        port,
+        get(`${NS}/partners/${partnerId}/users`) + get(`${NS}/nothing`) + 'FOO / HTTP/1.1\r\n\r\n',
+        { timeoutMs: 5000 },
+      );
+      expect(exchange.responses.map((r) => r.status)).toEqual([200, 404, 400]);
+    });
+
+    it.each([
+      [
+        'Content-Length and Transfer-Encoding together',
+        'Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+      ],
+      ['two Content-Lengths', 'Content-Length: 5\r\nContent-Length: 6\r\n\r\nhello!'],
+      ['a Content-Length that is no number', 'Content-Length: abc\r\n\r\n'],
+      ['a header line without a colon', 'Broken header line\r\n\r\n'],
+      ['a bare LF line ending inside the header block', 'X-A: 1\nX-B: 2\r\n\r\n'],
+    ])('%s: 400 INVALID_REQUEST in the standard shape, the connection closed', async (_label, rest) => {
+      const exchange = await rawExchange(
+        port,
+        `POST ${NS}/partners HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n${rest}`,
+        {
+          timeoutMs: 5000,
+        },
+      );
+      expect(exchange.responses).toHaveLength(1);
+      expectStandard(exchange.responses[0]!, 400, 'INVALID_REQUEST');
+      expect(exchange.responses[0]!.headers.connection).toBe('close');
+      expect(exchange.closedBy).not.toBe('never');
+    });
+  });
+
   it('a few hundred requests made of hostile pieces: every answer has a contract shape, none is a 5xx', async () => {
     // A fixed seed: the same requests on every run.
     let seed = 20261123;

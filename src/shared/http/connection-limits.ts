@@ -177,7 +177,8 @@ function rawErrorResponse(status: number): string {
  */
 function answerAndClose(socket: HttpSocket, status: number, response = rawErrorResponse(status)): void {
   if (socket.destroyed) return;
-  if (!socket.writable || socket._httpMessage?.headersSent) {
+  const inProgress = socket._httpMessage;
+  if (!socket.writable || (inProgress?.headersSent && !inProgress.writableFinished)) {
     socket.destroy();
     return;
   }
@@ -186,19 +187,68 @@ function answerAndClose(socket: HttpSocket, status: number, response = rawErrorR
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+/** Sockets whose request body the HTTP parser could not read (a broken chunk): it will not arrive. */
+const unreadableBody = new WeakSet<Socket>();
+/** How json-body's readBody, waiting for a body, hears that it will not arrive. */
+const bodyWaiters = new WeakMap<Socket, () => void>();
+
+/** Runs `then` once every response in progress on the socket is finished (pipelined ones included). */
+function afterResponses(socket: HttpSocket, then: () => void): void {
+  const response = socket._httpMessage;
+  if (!response || response.writableFinished) return then();
+  // Node's own 'finish' listener, registered first, attaches the next pipelined response if any.
+  response.once('finish', () => afterResponses(socket, then));
+}
+
 /**
- * fastify's clientErrorHandler: errors Node raises before a request reaches fastify (a request or
- * its headers past their deadline, unparsable HTTP, headers too large) answered in the standard
- * shape, `message: INVALID_REQUEST` with the HTTP status (408, 431, otherwise 400).
+ * fastify's clientErrorHandler: errors Node's HTTP parser raises (a request or its headers past
+ * their deadline, unparsable HTTP, headers too large, a broken body) answered in the standard
+ * shape, `message: INVALID_REQUEST` with the HTTP status (408, 431, otherwise 400), unless a
+ * response has begun on the socket; then the connection is closed.
+ *
+ * Two cases keep the order of answers:
+ * - The bytes after a complete request are broken (a pipelined or next keep-alive message): that
+ *   request is answered first, then the 400, then the connection closes.
+ * - The body of the request in progress is broken (a bad chunk): the application answers it, so
+ *   that authentication still comes first (D8: a 401 whatever the body); a request past the key
+ *   check gets 400 INVALID_REQUEST from json-body as soon as its body is read. That response
+ *   closes the connection (closeConnectionWhenDone).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const httpSocket = socket as HttpSocket;
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     timedOut.add(socket);
-    answerAndClose(socket, 408);
-  } else {
-    answerAndClose(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+    answerAndClose(httpSocket, 408);
+    return;
   }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const response = httpSocket._httpMessage;
+  if (response && !response.writableFinished && !response.headersSent) {
+    if (response.req.complete) {
+      afterResponses(httpSocket, () => answerAndClose(httpSocket, status));
+    } else {
+      unreadableBody.add(socket);
+      bodyWaiters.get(socket)?.();
+      afterResponses(httpSocket, () => socket.destroySoon());
+    }
+    return;
+  }
+  answerAndClose(httpSocket, status);
+}
+
+/**
+ * For json-body's readBody: `onBroken` is called (at once, or when it happens) if the HTTP parser
+ * finds the request's body broken. Returns the function that stops listening.
+ */
+export function whenBodyBroken(request: IncomingMessage, onBroken: () => void): () => void {
+  const socket = request.socket;
+  if (unreadableBody.has(socket)) {
+    onBroken();
+    return () => undefined;
+  }
+  bodyWaiters.set(socket, onBroken);
+  return () => bodyWaiters.delete(socket);
 }
 
 /**

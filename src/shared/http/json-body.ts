@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
-import { wasTimedOut } from './connection-limits';
+import { wasTimedOut, whenBodyBroken } from './connection-limits';
 import { EdgeError } from './error-response';
 
 /** Body size limit (D6): 1 MiB; a larger body is refused with fastify's 413 error while it is read. */
@@ -41,7 +41,11 @@ function readBody(
   if (contentLength > BODY_LIMIT_BYTES) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   const chunks: Buffer[] = [];
   let received = 0;
+  let finished = false;
+  let stopWatching = () => undefined as unknown;
   const stop = () => {
+    finished = true;
+    stopWatching();
     payload.removeListener('data', onData);
     payload.removeListener('end', onEnd);
     payload.removeListener('error', onEnd);
@@ -66,6 +70,13 @@ function readBody(
     }
     done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   }
+  // The HTTP parser found the rest of the body broken (a bad chunk): it will never end.
+  stopWatching = whenBodyBroken(request.raw, () => {
+    if (finished) return;
+    stop();
+    done(new EdgeError(400, 'INVALID_REQUEST', [], 'request body is not valid HTTP'));
+  });
+  if (finished) return;
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onEnd);
