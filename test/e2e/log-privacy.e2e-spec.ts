@@ -3,7 +3,10 @@ import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
+import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { AppLogger, createPino } from '../../src/shared/logging.module';
+import { ApiKeyRepository } from '../../src/vendors/application/ports';
+import { TypeOrmApiKeyRepository } from '../../src/vendors/infrastructure/typeorm-vendor.repositories';
 import { vendorApi } from '../support/lead-fixtures';
 import { fastDispatcher, settleOutbox } from '../support/mail-outbox';
 import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
@@ -187,5 +190,63 @@ describe('logs hold no personal data', () => {
       .toLowerCase();
     const found = personal.filter((p) => text.includes(p.toLowerCase()));
     expect(found).toEqual([]);
+  });
+});
+
+/** The lookup of a presented key fails in the database: the error line carries neither key nor hash. */
+describe('a failed API-key lookup in the log', () => {
+  it('logs the database error without the key or its SHA-256 (a statement parameter)', async () => {
+    let logText = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logText += chunk.toString();
+        done();
+      },
+    });
+    /** The real repository, with a lookup whose statement fails in the database, the hash bound to it. */
+    class FailingLookup extends TypeOrmApiKeyRepository {
+      constructor(
+        db: SqlDatabase,
+        private readonly dataSource: DataSource,
+      ) {
+        super(db);
+      }
+      override async findActiveByHash(keyHash: string): Promise<null> {
+        await this.dataSource.query('SELECT id FROM api_keys WHERE key_hash = ? AND no_such_column = 1', [
+          keyHash,
+        ]);
+        return null;
+      }
+    }
+    const t = await createTestApp({
+      override: (b) =>
+        b
+          .overrideProvider(AppLogger)
+          .useValue(new AppLogger(createPino('trace', stream)))
+          .overrideProvider(ApiKeyRepository)
+          .useFactory({
+            factory: (db: SqlDatabase, dataSource: DataSource) => new FailingLookup(db, dataSource),
+            inject: [SqlDatabase, DataSource],
+          }),
+    });
+    t.app.useLogger(t.app.get(AppLogger));
+    try {
+      const key = `prm_${unique('lookup')}`;
+      const response = await t.http.get('/api/v1/vendors/nothing').set('X-API-KEY', key);
+      expect(response.status).toBe(500);
+      const errors = logText
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { level: number; msg?: string; err?: { type: string } })
+        .filter((line) => line.level >= 50 && line.msg !== 'request completed');
+      expect(errors.map((line) => [line.msg, line.err?.type])).toEqual([
+        ['unexpected error', 'QueryFailedError'],
+      ]);
+      const hash = createHash('sha256').update(key).digest('hex');
+      expect(logText).not.toContain(hash);
+      expect(logText).not.toContain(key);
+    } finally {
+      await t.close();
+    }
   });
 });
