@@ -48,13 +48,11 @@ describe('email addresses (D13)', () => {
       'contactEmailAddress',
     );
     expectRefused(
-      await api
-        .post('/partners')
-        .send(
-          PartnerMother.invite({
-            users: [PartnerMother.user(), PartnerMother.user({ emailAddress: address })],
-          }),
-        ),
+      await api.post('/partners').send(
+        PartnerMother.invite({
+          users: [PartnerMother.user(), PartnerMother.user({ emailAddress: address })],
+        }),
+      ),
       'users[1].emailAddress',
     );
     expectRefused(
