@@ -4,6 +4,7 @@ import { IdempotencyModule } from './idempotency/idempotency.module';
 import { LeadsModule } from './leads/leads.module';
 import { MailModule } from './mail/mail.module';
 import { PartnersModule } from './partners/partners.module';
+import { HttpEdgeModule } from './shared/http/http-edge.module';
 import { loggingModule } from './shared/logging.module';
 import { ManagementModule } from './shared/management/management.module';
 import { SharedModule } from './shared/shared.module';
@@ -15,6 +16,7 @@ import { VendorsModule } from './vendors/vendors.module';
     SharedModule,
     loggingModule('stdout'),
     ManagementModule,
+    HttpEdgeModule,
     VendorsModule,
     PartnersModule,
     LeadsModule,

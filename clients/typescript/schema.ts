@@ -253,7 +253,7 @@ export interface components {
        * @description why the request was refused
        * @enum {string}
        */
-      message: 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE';
+      message: 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE' | 'RATE_LIMITED';
       /** @enum {boolean} */
       success: false;
       /**
@@ -278,7 +278,8 @@ export interface components {
         | 'INTERNAL_SERVER_ERROR'
         | 'SERVICE_UNAVAILABLE'
         | 'IDEMPOTENCY_KEY_REUSED'
-        | 'IDEMPOTENCY_KEY_IN_USE';
+        | 'IDEMPOTENCY_KEY_IN_USE'
+        | 'RATE_LIMITED';
       /**
        * @description the HTTP status, repeated
        * @example 400
@@ -619,6 +620,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -723,6 +730,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -760,6 +784,12 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -844,6 +874,23 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
         };
       };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
@@ -892,6 +939,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1014,6 +1067,23 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
         };
       };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
@@ -1062,6 +1132,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1186,6 +1262,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -1228,6 +1321,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1355,6 +1454,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -1397,6 +1513,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1521,6 +1643,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -1567,6 +1706,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1691,6 +1836,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -1734,6 +1896,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -1843,6 +2011,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -1903,6 +2088,12 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2004,6 +2195,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -2050,6 +2258,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2174,6 +2388,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -2220,6 +2451,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2317,6 +2554,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -2361,6 +2615,12 @@ export interface operations {
       /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
       200: {
         headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2439,6 +2699,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -2485,6 +2762,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2588,6 +2871,23 @@ export interface operations {
           'application/json': components['schemas']['Error'];
         };
       };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */
       500: {
         headers: {
@@ -2632,6 +2932,12 @@ export interface operations {
         headers: {
           /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
           'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
           [name: string]: unknown;
         };
         content: {
@@ -2731,6 +3037,23 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
         };
       };
       /** @description A fault of the service. Nothing was committed; the request id is in the log. */

@@ -39,8 +39,9 @@ const ERROR_CODES: ErrorCode[] = [
   'SERVICE_UNAVAILABLE',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
+  'RATE_LIMITED',
 ];
-const AUTH_CODES: AuthErrorCode[] = ['API_KEY_MISSING', 'INVALID_API_KEY', 'UNKNOWN_API_NAMESPACE'];
+const AUTH_CODES: AuthErrorCode[] = ['API_KEY_MISSING', 'INVALID_API_KEY', 'UNKNOWN_API_NAMESPACE', 'RATE_LIMITED'];
 
 /** The standard error shape (every error but authentication). */
 @ApiSchema({ name: 'Error' })
@@ -141,7 +142,43 @@ const EXAMPLES: Record<ErrorCode, ExampleObject> = {
     summary: 'a request with this Idempotency-Key is still running; nothing ran, retry later (X4)',
     value: standardExample(409, 'IDEMPOTENCY_KEY_IN_USE'),
   },
+  RATE_LIMITED: {
+    summary: 'the vendor’s requests per minute are used up; nothing ran (X6)',
+    value: standardExample(429, 'RATE_LIMITED'),
+  },
 };
+
+const INTEGER_HEADER = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** X6: on every authenticated answer while the per-vendor limit is on (RATE_LIMIT_PER_MINUTE > 0). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': INTEGER_HEADER('requests the vendor may make per minute (X6)'),
+  'RateLimit-Remaining': INTEGER_HEADER('requests left in the current window'),
+  'RateLimit-Reset': INTEGER_HEADER('seconds until the window frees capacity'),
+};
+
+/** X6, X8: 429 in the standard shape (per vendor) or the authentication shape (failed keys per address). */
+function rateLimitedResponse() {
+  return ApiResponse({
+    status: 429,
+    description:
+      'Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, ' +
+      'before any key was accepted, too many failed authentications from this address (X8, authentication shape).',
+    headers: { 'Retry-After': INTEGER_HEADER('seconds to wait before retrying'), ...RATE_LIMIT_HEADERS },
+    content: {
+      'application/json': {
+        schema: { oneOf: [{ $ref: getSchemaPath(StandardErrorSchema) }, { $ref: getSchemaPath(AuthErrorSchema) }] },
+        examples: {
+          RATE_LIMITED: EXAMPLES.RATE_LIMITED,
+          AUTH_RATE_LIMITED: {
+            summary: 'too many failed authentications from this address (X8)',
+            value: { success: false, message: 'RATE_LIMITED', data: null, timestamp: TIMESTAMP },
+          },
+        },
+      },
+    },
+  } as Parameters<typeof ApiResponse>[0]);
+}
 
 const ERROR_REF: ReferenceObject = { $ref: getSchemaPath(StandardErrorSchema) };
 
@@ -215,7 +252,7 @@ function successResponse(spec: OperationSpec, replayable: boolean) {
   return ApiResponse({
     status: 200,
     description: 'Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3).',
-    ...(replayable ? { headers: REPLAYED_HEADER } : {}),
+    headers: { ...RATE_LIMIT_HEADERS, ...(replayable ? REPLAYED_HEADER : {}) },
     content: {
       'application/json': {
         schema: {
@@ -283,6 +320,7 @@ export function Operation(spec: OperationSpec): MethodDecorator {
       ApiExtraModels(...modelsOf(spec.data), StandardErrorSchema, AuthErrorSchema, FieldErrorSchema),
       successResponse(spec, readsBody),
       authResponse(),
+      rateLimitedResponse(),
       errorResponse(500, 'A fault of the service. Nothing was committed; the request id is in the log.', [
         'INTERNAL_SERVER_ERROR',
       ]),

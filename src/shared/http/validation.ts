@@ -6,7 +6,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsDefined,
-  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -14,6 +13,7 @@ import {
   Max,
   Min,
   ValidateIf,
+  ValidateBy,
   ValidateNested,
   ValidationError as ClassValidatorError,
   Validate,
@@ -23,6 +23,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { FieldError } from '../domain/domain-error';
+import { isDeliverableEmailAddress } from '../domain/email';
 import { codePointLength } from '../domain/text';
 
 /** D14: every string field allows 255 code points, except the long texts. */
@@ -90,7 +91,15 @@ const isString = () => applyDecorators(isStringOnly(), Validate(WellFormedTextCo
 // Not class-validator's MaxLength: validator.js leaves variation selectors (U+FE0E, U+FE0F) out of
 // its count, so a longer string would pass here and then overflow the column.
 const maxLength = (max: number) => Validate(MaxCodePointsConstraint, [max]);
-const email = () => IsEmail({}, { message: 'must be a well-formed email address' });
+// D13: the one syntax rule for every email field, shared with the bulk import (docs/email-addresses.md).
+const email = () =>
+  ValidateBy({
+    name: 'isEmail',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isDeliverableEmailAddress(value),
+      defaultMessage: () => 'must be a well-formed email address',
+    },
+  });
 
 /**
  * What a field decorator tells the OpenAPI document besides its rules: a description and an example.
