@@ -311,7 +311,7 @@ export interface components {
       companySize?: string | null;
       /**
        * Format: email
-       * @description an address that already belongs to a partner user connects that partner instead (D20)
+       * @description an address that already belongs to a partner user connects that partner instead (D20). An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example nancy@northwind.example
        */
       contactEmailAddress: string;
@@ -359,6 +359,7 @@ export interface components {
       createdAt: string;
       /**
        * Format: email
+       * @description An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example maria@alfreds.example
        */
       emailAddress: string;
@@ -450,6 +451,7 @@ export interface components {
       country?: string | null;
       /**
        * Format: email
+       * @description An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example maria@alfreds.example
        */
       emailAddress?: string;
@@ -479,7 +481,7 @@ export interface components {
       country?: string | null;
       /**
        * Format: email
-       * @description unique per partner and vendor, case-insensitive, archived leads included (D27)
+       * @description unique per partner and vendor, case-insensitive, archived leads included (D27). An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example maria@alfreds.example
        */
       emailAddress: string;
@@ -507,6 +509,7 @@ export interface components {
       companySize: string | null;
       /**
        * Format: email
+       * @description An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example nancy@northwind.example
        */
       contactEmailAddress: string;
@@ -546,6 +549,7 @@ export interface components {
     PartnerUser: {
       /**
        * Format: email
+       * @description An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example andrew@northwind.example
        */
       emailAddress: string;
@@ -569,7 +573,7 @@ export interface components {
     PartnerUserRequest: {
       /**
        * Format: email
-       * @description must belong to no existing partner user (D21)
+       * @description must belong to no existing partner user (D21). An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example andrew@northwind.example
        */
       emailAddress: string;
@@ -582,7 +586,7 @@ export interface components {
     ReinvitePartnerRequest: {
       /**
        * Format: email
-       * @description a user of this partner (D23)
+       * @description a user of this partner (D23). An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, IP literals or control characters; letters of any script are accepted as well (RFC 6531).
        * @example andrew@northwind.example
        */
       emailAddress: string;

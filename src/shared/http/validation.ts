@@ -144,6 +144,18 @@ export function OptionalString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecora
   );
 }
 
+/**
+ * `format: email` names RFC 5321's ASCII syntax; the service also accepts letters of any script
+ * (docs/email-addresses.md), which the description says so that no client refuses them.
+ */
+export const EMAIL_RULE =
+  'An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, ' +
+  'IP literals or control characters; letters of any script are accepted as well (RFC 6531).';
+
+function emailDescription(description: string | undefined): string {
+  return description ? `${description}. ${EMAIL_RULE}` : EMAIL_RULE;
+}
+
 /** Required, well-formed email address (D13). */
 export function RequiredEmail(doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
@@ -151,7 +163,7 @@ export function RequiredEmail(doc?: FieldDoc): PropertyDecorator {
     email(),
     documented(
       { type: 'string', format: 'email', required: true, minLength: 1, maxLength: SHORT_TEXT },
-      doc,
+      { ...doc, description: emailDescription(doc?.description) },
     ),
   );
 }
@@ -176,7 +188,10 @@ export function PresentEmail(doc?: FieldDoc): PropertyDecorator {
     PresentString(SHORT_TEXT, doc),
     ValidateIf((_object, value) => value !== undefined),
     email(),
-    documented({ type: 'string', format: 'email', required: false, minLength: 1, maxLength: SHORT_TEXT }, doc),
+    documented(
+      { type: 'string', format: 'email', required: false, minLength: 1, maxLength: SHORT_TEXT },
+      { ...doc, description: emailDescription(doc?.description) },
+    ),
   );
 }
 
