@@ -1,5 +1,5 @@
-// Three projects: unit specs beside the code (and checks of the repository itself in test/unit),
-// adapter (integration) tests and HTTP (e2e) tests.
+// Three projects: unit specs beside the code (src/ and the typed client's wrapper in clients/, and
+// checks of the repository itself in test/unit), adapter (integration) tests and HTTP (e2e) tests.
 // The database of integration and e2e tests is TEST_DATABASE_URL (set by `npm run test:mysql`),
 // otherwise a fresh in-memory SQLite database per application.
 const transform = {
@@ -13,7 +13,7 @@ module.exports = {
       ...common,
       displayName: 'unit',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/clients/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
     },
     { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
     { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },

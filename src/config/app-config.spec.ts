@@ -11,7 +11,7 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
       migrationsRun: true,
       smtpUrl: undefined,
       mailFrom: 'no-reply@localhost',
-      portalUrl: 'http://localhost:3000/portal',
+      portalUrl: 'http://localhost:8080', // the vendor's portal, not this API (X20)
       logLevel: 'info',
       http: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnections: undefined },
     });
@@ -47,6 +47,16 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
       /HTTP_REQUEST_TIMEOUT_MS must not be shorter than HTTP_HEADERS_TIMEOUT_MS/,
     ],
     [{ HTTP_MAX_CONNECTIONS: 'many' }, /HTTP_MAX_CONNECTIONS must be a whole number from 0/],
+    [{ CORS_ORIGINS: '*' }, /CORS_ORIGINS must list origins/],
+    [{ CORS_ORIGINS: 'https://app.example/' }, /CORS_ORIGINS must list origins/],
+    [{ CORS_ORIGINS: 'https://app.example/path' }, /CORS_ORIGINS must list origins/],
+    [{ CORS_ORIGINS: 'app.example' }, /CORS_ORIGINS must list origins/],
+    [{ CORS_ORIGINS: 'ftp://app.example' }, /CORS_ORIGINS must list origins/],
+    [{ RATE_LIMIT_PER_MINUTE: '-1' }, /RATE_LIMIT_PER_MINUTE must be a whole number from 0/],
+    [{ RATE_LIMIT_PER_MINUTE: '1e3' }, /RATE_LIMIT_PER_MINUTE must be a whole number/],
+    [{ AUTH_FAILURES_PER_MINUTE: 'lots' }, /AUTH_FAILURES_PER_MINUTE must be a whole number from 0/],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, /REDIS_URL must start with redis: or rediss:/],
+    [{ REDIS_URL: 'not a url' }, /REDIS_URL must be a URL/],
   ])('rejects %j with one line naming the variable', (env, message) => {
     expect(() => parseConfig(env)).toThrow(ConfigError);
     expect(() => parseConfig(env)).toThrow(message);
@@ -77,5 +87,32 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
     expect(parseConfig({}).managementHost).toBe('127.0.0.1');
     expect(parseConfig({ HOST: '0.0.0.0' }).managementHost).toBe('127.0.0.1');
     expect(parseConfig({ MANAGEMENT_HOST: '0.0.0.0' }).managementHost).toBe('0.0.0.0');
+  });
+
+  it('protects the edge by default: no CORS origin, 6000 requests per vendor and 60 failed keys per address a minute, counters in the process', () => {
+    expect(parseConfig({}).edge).toEqual({
+      corsOrigins: [],
+      rateLimitPerMinute: 6000,
+      authFailuresPerMinute: 60,
+      redisUrl: undefined,
+      redisKeyPrefix: 'prm:rl:',
+    });
+  });
+
+  it('reads CORS_ORIGINS, the rate limits (0: off) and REDIS_URL (X6-X8)', () => {
+    const config = parseConfig({
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:5173,',
+      RATE_LIMIT_PER_MINUTE: '0',
+      AUTH_FAILURES_PER_MINUTE: '5',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      REDIS_KEY_PREFIX: 'staging:',
+    });
+    expect(config.edge).toEqual({
+      corsOrigins: ['https://app.example.com', 'http://localhost:5173'],
+      rateLimitPerMinute: 0,
+      authFailuresPerMinute: 5,
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      redisKeyPrefix: 'staging:',
+    });
   });
 });

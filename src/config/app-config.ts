@@ -26,6 +26,29 @@ export interface HttpLimits {
   maxConnections: number | undefined;
 }
 
+/**
+ * Protection of the public port against abuse (README "Operations"): browser origins allowed to call
+ * the API (CORS; none by default), the per-vendor request limit (X6; 0: off), the per-address limit
+ * on failed authentications (X8; 0: off), and where the counters live (X7: Redis when set, else the
+ * process).
+ */
+export interface EdgeProtection {
+  corsOrigins: readonly string[];
+  rateLimitPerMinute: number;
+  authFailuresPerMinute: number;
+  redisUrl: string | undefined;
+  /** prepended to every Redis key of the limiter (instances sharing a limit use the same) */
+  redisKeyPrefix: string;
+}
+
+export const DEFAULT_EDGE_PROTECTION: EdgeProtection = {
+  corsOrigins: [],
+  rateLimitPerMinute: 6000,
+  authFailuresPerMinute: 60,
+  redisUrl: undefined,
+  redisKeyPrefix: 'prm:rl:',
+};
+
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -47,6 +70,8 @@ export class AppConfig {
     readonly databaseTimeoutMs: number = 5000,
     /** X15: where the management port listens, apart from HOST; loopback unless said otherwise. */
     readonly managementHost: string = '127.0.0.1',
+    /** CORS_ORIGINS, RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, REDIS_URL */
+    readonly edge: EdgeProtection = DEFAULT_EDGE_PROTECTION,
   ) {}
 }
 
@@ -134,6 +159,41 @@ function httpLimits(env: Env): HttpLimits {
   };
 }
 
+/** `https://app.example.com, http://localhost:5173`: each an origin exactly as a browser sends it. */
+function origins(env: Env, name: string): string[] {
+  const raw = read(env, name);
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((origin) => {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+        throw new ConfigError(name, 'must list origins like https://app.example.com, comma-separated', raw);
+      }
+      return origin;
+    });
+}
+
+function edgeProtection(env: Env): EdgeProtection {
+  return {
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    rateLimitPerMinute:
+      integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1_000_000_000) ?? DEFAULT_EDGE_PROTECTION.rateLimitPerMinute,
+    authFailuresPerMinute:
+      integer(env, 'AUTH_FAILURES_PER_MINUTE', 0, 1_000_000_000) ??
+      DEFAULT_EDGE_PROTECTION.authFailuresPerMinute,
+    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? DEFAULT_EDGE_PROTECTION.redisKeyPrefix,
+  };
+}
+
 export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
   if (raw.startsWith('sqlite:')) {
     const path = raw.slice('sqlite:'.length);
@@ -182,10 +242,12 @@ export function parseConfig(env: Env): AppConfig {
     bool(env, 'MIGRATIONS_RUN', true),
     url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom,
-    url(env, 'PORTAL_URL', 'http://localhost:3000/portal', ['http:', 'https:'])!.replace(/\/+$/, ''),
+    // The vendor's partner portal serves the accept link (X20), not this API: a local portal by default.
+    url(env, 'PORTAL_URL', 'http://localhost:8080', ['http:', 'https:'])!.replace(/\/+$/, ''),
     logLevel,
     httpLimits(env),
     integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
     read(env, 'MANAGEMENT_HOST') ?? '127.0.0.1',
+    edgeProtection(env),
   );
 }

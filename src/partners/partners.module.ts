@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail/mail.module';
+import { AcceptInvitationUseCase } from './application/accept-invitation.use-case';
 import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
 import { GetPartnerUseCase } from './application/get-partner.use-case';
 import { InvitePartnerUseCase } from './application/invite-partner.use-case';
@@ -13,7 +14,10 @@ import {
   PartnerUserRepository,
   VendorDirectory,
 } from './application/ports';
+import { RecordPartnerUserActivityUseCase } from './application/record-partner-user-activity.use-case';
 import { ReinvitePartnerUseCase } from './application/reinvite-partner.use-case';
+import { InvitationsController } from './http/invitations.controller';
+import { PartnerUserActivityController } from './http/partner-user-activity.controller';
 import { PartnersController } from './http/partners.controller';
 import {
   InvitationOrmEntity,
@@ -29,7 +33,10 @@ import {
 } from './infrastructure/typeorm-partner.repositories';
 import { PartnerAccessModule } from './partner-access.module';
 
-/** Partners, partner users and the vendor connection (docs/api.md endpoints 1-4). See README.md. */
+/**
+ * Partners, partner users and the vendor connection (docs/api.md endpoints 1-4); accepting invitations
+ * and recording activity (X20, X21). See README.md.
+ */
 @Module({
   imports: [
     TypeOrmModule.forFeature([
@@ -41,7 +48,7 @@ import { PartnerAccessModule } from './partner-access.module';
     MailModule,
     PartnerAccessModule,
   ],
-  controllers: [PartnersController],
+  controllers: [PartnersController, InvitationsController, PartnerUserActivityController],
   providers: [
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
@@ -52,6 +59,8 @@ import { PartnerAccessModule } from './partner-access.module';
     ReinvitePartnerUseCase,
     AddPartnerUsersUseCase,
     ListPartnerUsersUseCase,
+    AcceptInvitationUseCase,
+    RecordPartnerUserActivityUseCase,
     ListPartnersUseCase,
     GetPartnerUseCase,
   ],

@@ -3,9 +3,11 @@ import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import {
   ConcurrentWriteConflict,
+  InvitationRepository,
   PartnerRepository,
   PartnerUserRepository,
 } from '../../src/partners/application/ports';
+import { INVITATION_VALIDITY_MS, InvitationToken } from '../../src/partners/domain/invitation';
 import { Partner } from '../../src/partners/domain/partner';
 import { newPartnerUser } from '../../src/partners/domain/partner-user';
 import { PartnersModule } from '../../src/partners/partners.module';
@@ -24,7 +26,9 @@ describe('TypeORM partner repositories', () => {
   let uow: UnitOfWork;
   let partners: PartnerRepository;
   let users: PartnerUserRepository;
+  let invitations: InvitationRepository;
   let vendorId: number;
+  let otherVendorId: number;
 
   beforeAll(async () => {
     context = await createTestContext([VendorsModule, PartnersModule], {
@@ -34,7 +38,9 @@ describe('TypeORM partner repositories', () => {
     uow = context.get(UnitOfWork);
     partners = context.get(PartnerRepository);
     users = context.get(PartnerUserRepository);
+    invitations = context.get(InvitationRepository);
     vendorId = (await context.get(CreateVendorUseCase).execute(unique('Vendor'))).vendorId;
+    otherVendorId = (await context.get(CreateVendorUseCase).execute(unique('Vendor'))).vendorId;
   });
   afterAll(() => context.close());
 
@@ -95,6 +101,77 @@ describe('TypeORM partner repositories', () => {
       ConcurrentWriteConflict,
     );
     expect((await uow.run(() => partners.findConnected(vendorId, partner.id)))!.id).toBe(partner.id);
+  });
+
+  describe('invitations (X20)', () => {
+    const newUser = async () => {
+      const partner = await newPartner();
+      const [user] = await uow.run(() =>
+        users.insertAll([newPartnerUser(partner.id, request(`${unique('u')}@p.test`), now)]),
+      );
+      return user!;
+    };
+    const issue = async (userId: number, forVendor = vendorId, at = now) => {
+      const token = InvitationToken.generate();
+      await uow.run(() =>
+        invitations.insert({ userId, vendorId: forVendor, tokenHash: token.hash, createdAt: at }),
+      );
+      return token;
+    };
+    const find = (token: InvitationToken, forVendor = vendorId) =>
+      uow.run(() => invitations.findForVendorByTokenHash(forVendor, token.hash));
+
+    it("finds an invitation by its token's hash for its own vendor only", async () => {
+      const user = await newUser();
+      const token = await issue(user.id);
+      const found = await find(token);
+      expect(found).toMatchObject({ userId: user.id, vendorId });
+      expect(found!.isAcceptableAt(now)).toBe(true);
+      expect(await find(token, otherVendorId)).toBeNull();
+      expect(await find(InvitationToken.generate())).toBeNull();
+    });
+
+    it('reads createdAt to the millisecond: acceptable 1 ms before 14 days, not at 14 days', async () => {
+      const user = await newUser();
+      const found = await find(await issue(user.id));
+      expect(found!.isAcceptableAt(new Date(now.getTime() + INVITATION_VALIDITY_MS - 1))).toBe(true);
+      expect(found!.isAcceptableAt(new Date(now.getTime() + INVITATION_VALIDITY_MS))).toBe(false);
+    });
+
+    it('marks an invitation superseded by a later one of the same user and vendor, not of another vendor', async () => {
+      const user = await newUser();
+      const first = await issue(user.id);
+      await issue(user.id, otherVendorId);
+      expect((await find(first))!.isAcceptableAt(now)).toBe(true);
+      const second = await issue(user.id);
+      expect((await find(first))!.isAcceptableAt(now)).toBe(false);
+      expect((await find(second))!.isAcceptableAt(now)).toBe(true);
+    });
+
+    it('accepts an invitation once: the conditional write answers false the second time', async () => {
+      const user = await newUser();
+      const token = await issue(user.id);
+      const { id } = (await find(token))!;
+      expect(await uow.run(() => invitations.markAccepted(id, now))).toBe(true);
+      expect(await uow.run(() => invitations.markAccepted(id, now))).toBe(false);
+      expect((await find(token))!.isAcceptableAt(now)).toBe(false);
+    });
+  });
+
+  it("finds a user by id, and in a partner only when it is that partner's; writes lastActiveAt", async () => {
+    const partner = await newPartner();
+    const other = await newPartner();
+    const [user] = await uow.run(() =>
+      users.insertAll([newPartnerUser(partner.id, request(`${unique('u')}@p.test`), now)]),
+    );
+    expect(await uow.run(() => users.findInPartner(other.id, user!.id))).toBeNull();
+    const active = new Date('2030-03-05T00:00:00.001Z');
+    await uow.run(() => users.saveLastActiveAt({ ...user!, lastActiveAt: active }));
+    expect(await uow.run(() => users.findInPartner(partner.id, user!.id))).toEqual({
+      ...user,
+      lastActiveAt: active,
+    });
+    expect(await uow.run(() => users.findById(user!.id))).toEqual({ ...user, lastActiveAt: active });
   });
 
   it('stores with the connection the copies the vendor’s listing reads: createdAt, type, lower-cased name and contact (X9)', async () => {

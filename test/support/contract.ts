@@ -3,6 +3,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import Ajv, { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
+import { isDeliverableEmailAddress } from '../../src/shared/domain/email';
 import { openApiDocument } from '../../src/shared/management/openapi';
 
 /**
@@ -24,6 +25,12 @@ export class ContractRecorder {
 
   constructor() {
     addFormats(this.ajv);
+    // `format: email` is RFC 5321's ASCII syntax, checked by ajv-formats; the document says that letters
+    // of any script are accepted too (docs/email-addresses.md), so such an address is checked by that rule.
+    const ascii = this.ajv.formats.email as RegExp;
+    this.ajv.addFormat('email', (value: string) =>
+      /^[\x00-\x7F]*$/.test(value) ? ascii.test(value) : isDeliverableEmailAddress(value),
+    );
   }
 
   /** Hooks into the app's fastify instance; call before `init()` completes routing. */

@@ -57,7 +57,7 @@ export function parseResponses(raw: Buffer): RawResponse[] {
  */
 export function rawExchange(
   port: number,
-  head: string,
+  head: string | Buffer,
   options: RawExchangeOptions = {},
 ): Promise<RawExchange> {
   return new Promise((resolve) => {
@@ -67,7 +67,7 @@ export function rawExchange(
     let written = 0;
     let closedBy: RawExchange['closedBy'] = 'never';
     let trickle: NodeJS.Timeout | undefined;
-    const write = (data: string) => {
+    const write = (data: string | Buffer) => {
       if (socket.destroyed || !socket.writable) return;
       socket.write(data, (error) => {
         if (!error) written += Buffer.byteLength(data);

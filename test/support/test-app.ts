@@ -29,6 +29,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
     DATABASE_URL: testDatabaseUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MANAGEMENT_PORT: '0',
+    // Tests send many failed keys from one address; the X8 limit is tested where it is set (rate-limits).
+    AUTH_FAILURES_PER_MINUTE: '0',
     PORTAL_URL: 'http://portal.test/app',
     MAIL_FROM: 'partners@vendor.test',
     ...env,

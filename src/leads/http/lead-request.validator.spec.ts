@@ -91,6 +91,19 @@ describe('ClassValidatorLeadRequestValidator', () => {
 
   it.each(cases)('%s: same details and errors as POST', (_name, body) => expectSameAsPost(body));
 
+  it.each([
+    '"x\r\nRCPT TO:<smtpinj@evil.example>"@ok.example',
+    'a\u0000@ok.example',
+    '"quoted"@ok.example',
+    '<a@ok.example>',
+  ])('refuses %j as an address (D13, docs/email-addresses.md), like POST', (emailAddress) => {
+    const body = { ...valid, emailAddress };
+    expect(validator.validate(body).errors).toEqual([
+      { field: 'emailAddress', error: 'must be a well-formed email address' },
+    ]);
+    expectSameAsPost(body);
+  });
+
   it('agrees with POST on random mixes of valid and invalid values', () => {
     const pool: unknown[] = [null, '', ' ', 'x', 'a@b.co', 'Ä@b.co', 0, 1, -1, 1.5, true, [], {}, 'a\uDC00'];
     const fields = [...WRITABLE_FIELDS, 'other'];

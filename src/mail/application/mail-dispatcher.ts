@@ -3,6 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
+import { redactMessage } from '../../shared/logging.module';
 import { MailDispatcherSettings } from './mail-dispatcher.settings';
 import { MailSender } from './mail-sender';
 import { ClaimedMail, OutboxStore } from './outbox-store';
@@ -119,12 +120,13 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
+      // Logged without the recipient, and with any address the mail server quoted taken out: the
+      // outbox row (its id is logged) says who it was for.
+      const logged = redactMessage(reason);
       const now = this.clock.now();
       if (attempts >= this.settings.maxAttempts) {
         await this.uow.run(() => this.store.markFailed(mail.id, attempts, now, reason));
-        this.logger.error(
-          `giving up on outbox message ${mail.id} to ${mail.to} after ${attempts} attempts: ${reason}`,
-        );
+        this.logger.error(`giving up on outbox message ${mail.id} after ${attempts} attempts: ${logged}`);
         return 'failed';
       }
       const delay = this.settings.backoffAfter(attempts);
@@ -132,7 +134,7 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
         this.store.markRetry(mail.id, attempts, new Date(now.getTime() + delay), reason),
       );
       this.logger.warn(
-        `outbox message ${mail.id} attempt ${attempts} failed, retrying in ${delay} ms: ${reason}`,
+        `outbox message ${mail.id} attempt ${attempts} failed, retrying in ${delay} ms: ${logged}`,
       );
       return 'retried';
     }

@@ -7,6 +7,7 @@ const input = {
   vendorName: 'Acme Vendor',
   companyName: 'Partner GmbH',
   acceptUrl: 'https://portal.test/app/invitations/abc_DEF-123',
+  validForDays: 14,
 };
 
 describe('partnerInviteMail (D36)', () => {
@@ -20,6 +21,7 @@ describe('partnerInviteMail (D36)', () => {
       expect(body).toContain('Partner GmbH');
       expect(body).toContain('https://portal.test/app/invitations/abc_DEF-123');
       expect(body).toContain('Ann');
+      expect(body).toContain('within 14 days'); // X20: the link expires
     }
   });
 

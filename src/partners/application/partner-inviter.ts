@@ -3,7 +3,7 @@ import { AppConfig } from '../../config/app-config';
 import { Outbox } from '../../mail/application/outbox';
 import { partnerInviteMail } from '../../mail/templates/partner-invite.template';
 import { Clock } from '../../shared/domain/clock';
-import { InvitationToken } from '../domain/invitation';
+import { INVITATION_VALIDITY_DAYS, InvitationToken } from '../domain/invitation';
 import { Partner } from '../domain/partner';
 import { PartnerUser } from '../domain/partner-user';
 import { InvitationRepository, VendorDirectory } from './ports';
@@ -37,6 +37,7 @@ export class PartnerInviter {
           vendorName,
           companyName: partner.companyName,
           acceptUrl: `${this.config.portalUrl}/invitations/${token.value}`,
+          validForDays: INVITATION_VALIDITY_DAYS,
         }),
       );
     }

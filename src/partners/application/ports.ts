@@ -1,5 +1,5 @@
 import { Page } from '../../shared/application/page';
-import { NewInvitation } from '../domain/invitation';
+import { Invitation, NewInvitation } from '../domain/invitation';
 import { Partner, PartnerListQuery } from '../domain/partner';
 import { NewPartnerUser, PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
 
@@ -47,6 +47,11 @@ export abstract class PartnerUserRepository {
   /** Which of these normalized addresses already belong to a user. */
   abstract takenEmails(emailsNormalized: string[]): Promise<Set<string>>;
   abstract findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null>;
+  abstract findById(userId: number): Promise<PartnerUser | null>;
+  /** The user when it belongs to this partner (X21); null for any other id. */
+  abstract findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null>;
+  /** Writes the user's lastActiveAt as the domain decided it (X20, X21). */
+  abstract saveLastActiveAt(user: PartnerUser): Promise<void>;
   /** Inserts in order; ConcurrentWriteConflict when an address was taken meanwhile (unique index). */
   abstract insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]>;
   abstract listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>>;
@@ -54,6 +59,16 @@ export abstract class PartnerUserRepository {
 
 export abstract class InvitationRepository {
   abstract insert(invitation: NewInvitation): Promise<void>;
+  /**
+   * X20: the invitation of this vendor whose token has this SHA-256 hash, looked up through the
+   * unique index on the hash (the token is never compared in code); null when there is none.
+   */
+  abstract findForVendorByTokenHash(vendorId: number, tokenHash: string): Promise<Invitation | null>;
+  /**
+   * Marks the invitation accepted unless it already is, in one conditional write: false when a
+   * concurrent accept of the same token got there first (the database decides, X20).
+   */
+  abstract markAccepted(invitationId: number, at: Date): Promise<boolean>;
 }
 
 /** The vendor's display name, for the invite email. */

@@ -12,7 +12,11 @@ export interface PartnerUserRequest {
 export interface PartnerUser extends PartnerUserRequest {
   id: number;
   partnerId: number;
-  /** null: the user never signed in to the portal, the invite is outstanding */
+  /**
+   * The user's last activity in the vendor's partner portal, refreshed at most once per 24 hours
+   * (X21). null: the user never accepted an invitation nor was reported active, i.e. the invite is
+   * outstanding (docs/invitations.md).
+   */
   lastActiveAt: Date | null;
   createdAt: Date;
 }
@@ -30,6 +34,29 @@ export function newPartnerUser(partnerId: number, request: PartnerUserRequest, n
     lastActiveAt: null,
     createdAt: now,
   };
+}
+
+/** X21: lastActiveAt moves at most once per this period. */
+export const ACTIVITY_REFRESH_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * X21: the portal reports that the user was active at `now`. lastActiveAt becomes `now` when it is
+ * null or at least 24 hours old (exactly 24:00:00.000 refreshes, 23:59:59.999 does not), so it moves
+ * at most once per 24 hours; otherwise the same user object is returned, unchanged, and nothing needs
+ * to be written. A lastActiveAt later than `now` (a clock set back) is kept.
+ */
+export function recordActivity(user: PartnerUser, now: Date): PartnerUser {
+  const last = user.lastActiveAt;
+  if (last !== null && now.getTime() - last.getTime() < ACTIVITY_REFRESH_MS) return user;
+  return { ...user, lastActiveAt: now };
+}
+
+/**
+ * X20: the user accepted an invitation at `now`. lastActiveAt is set to `now` whatever it was: an
+ * acceptance is activity, and it is never skipped by the 24-hour rule of recordActivity.
+ */
+export function acceptInvitation(user: PartnerUser, now: Date): PartnerUser {
+  return { ...user, lastActiveAt: now };
 }
 
 /**

@@ -1,17 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, ServerResponse } from 'node:http';
+import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { AppConfig } from '../../config/app-config';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
-import { answerClientError, closeConnectionWhenDone } from './connection-limits';
+import { corsHook } from './cors';
+import { answerClientError, answerEveryRequest, closeConnectionWhenDone } from './connection-limits';
 import { wrapInEnvelope } from './envelope';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
+import { parseQueryString } from './query-string';
+import { RateLimits } from './rate-limits';
 import { installRequestLog } from './request-log';
 import { AppLogger } from '../logging.module';
+import { installIdempotency } from '../../idempotency/http/idempotency.hooks';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -33,8 +38,35 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 }
 
+/**
+ * A path whose percent-encoding does not decode (`/leads/%/approve`, `/leads/%C3%28`) with every `%`
+ * escaped as `%25`: it then decodes to the text that was sent, and is routed like any path.
+ */
+export function escapePercentInPath(url: string): string {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  return path.replace(/%/g, '%25') + (query === -1 ? '' : url.slice(query));
+}
+
+/** Longer than any request line Node accepts (its 16 KiB header limit): no path id is refused for length. */
+const MAX_PARAM_LENGTH = 65_536;
+
 export function createHttpAdapter(): FastifyAdapter {
-  return new ApiFastifyAdapter({
+  const instance: { fastify?: FastifyInstance } = {};
+  const adapter = new ApiFastifyAdapter({
+    // The router answers neither a path that does not decode (FST_ERR_BAD_URL, 400) nor a path
+    // parameter over 100 characters (FST_ERR_MAX_PARAM_LENGTH, 414) itself, outside the contract's
+    // shapes and before the API-key check: the first is routed again with its `%` escaped, the
+    // second is routed like any path, so that authentication comes first (D8) and a bad id is
+    // VALIDATION_FAILED naming it (D12, D39).
+    routerOptions: {
+      maxParamLength: MAX_PARAM_LENGTH,
+      onBadUrl: (_path: string, request: IncomingMessage, response: ServerResponse) => {
+        request.url = escapePercentInPath(request.url ?? '/');
+        instance.fastify!.routing(request, response);
+      },
+      querystringParser: parseQueryString,
+    },
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -46,6 +78,8 @@ export function createHttpAdapter(): FastifyAdapter {
     // (431): answered in the standard shape. The deadlines are set by applyConnectionLimits.
     clientErrorHandler: answerClientError,
   });
+  instance.fastify = adapter.getInstance() as unknown as FastifyInstance;
+  return adapter;
 }
 
 /**
@@ -56,15 +90,21 @@ export function createHttpAdapter(): FastifyAdapter {
 export function configureHttp(app: NestFastifyApplication): void {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const clock = app.get(Clock);
+  answerEveryRequest(app.getHttpServer() as Server);
   installJsonBodyParser(fastify);
   app.get(Metrics).instrument(fastify);
   installRequestLog(fastify, app.get(AppLogger).pino);
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No response of this API is anything but JSON: a browser must not guess another type.
+    reply.header('x-content-type-options', 'nosniff');
     done();
   });
-  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock));
+  const { corsOrigins } = app.get(AppConfig).edge;
+  if (corsOrigins.length > 0) fastify.addHook('onRequest', corsHook(corsOrigins, clock));
+  fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock, app.get(RateLimits)));
   fastify.addHook('onSend', closeConnectionWhenDone);
+  installIdempotency(app); // X1-X5: hooks on the write routes, after authentication and body parsing
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
 }

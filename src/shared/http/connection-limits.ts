@@ -5,7 +5,7 @@ import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, HttpLimits } from '../../config/app-config';
-import type { StandardErrorBody } from './error-response';
+import type { AuthErrorBody, StandardErrorBody } from './error-response';
 
 /**
  * What a client may hold on the public port, and how the port lets go of its clients on SIGTERM
@@ -147,53 +147,135 @@ export function closeConnectionWhenDone(
   done(null, payload);
 }
 
-/** The standard error shape as a complete HTTP/1.1 response that closes the connection. */
-function rawErrorResponse(status: number): string {
-  const body: StandardErrorBody = {
-    message: 'INVALID_REQUEST',
-    status,
-    success: false,
-    errors: [],
-    timestamp: new Date().toISOString(),
-  };
+/** A JSON body as a complete HTTP/1.1 response that closes the connection. */
+function rawResponse(status: number, body: StandardErrorBody | AuthErrorBody): string {
   const text = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+    'X-Content-Type-Options: nosniff\r\n' +
     'Connection: close\r\n\r\n' +
     text
   );
+}
+
+/** The standard error shape as a complete HTTP/1.1 response that closes the connection. */
+function rawErrorResponse(status: number): string {
+  return rawResponse(status, {
+    message: 'INVALID_REQUEST',
+    status,
+    success: false,
+    errors: [],
+    timestamp: new Date().toISOString(),
+  });
 }
 
 /**
  * Answers `status` in the standard shape unless a response has begun on this socket, then closes
  * the socket once the answer is written (at the latest after a second).
  */
-function answerAndClose(socket: HttpSocket, status: number): void {
+function answerAndClose(socket: HttpSocket, status: number, response = rawErrorResponse(status)): void {
   if (socket.destroyed) return;
-  if (!socket.writable || socket._httpMessage?.headersSent) {
+  const inProgress = socket._httpMessage;
+  if (!socket.writable || (inProgress?.headersSent && !inProgress.writableFinished)) {
     socket.destroy();
     return;
   }
-  socket.write(rawErrorResponse(status));
+  socket.write(response);
   socket.destroySoon();
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+/** Sockets whose request body the HTTP parser could not read (a broken chunk): it will not arrive. */
+const unreadableBody = new WeakSet<Socket>();
+/** How json-body's readBody, waiting for a body, hears that it will not arrive. */
+const bodyWaiters = new WeakMap<Socket, () => void>();
+
+/** Runs `then` once every response in progress on the socket is finished (pipelined ones included). */
+function afterResponses(socket: HttpSocket, then: () => void): void {
+  const response = socket._httpMessage;
+  if (!response || response.writableFinished) return then();
+  // Node's own 'finish' listener, registered first, attaches the next pipelined response if any.
+  response.once('finish', () => afterResponses(socket, then));
+}
+
 /**
- * fastify's clientErrorHandler: errors Node raises before a request reaches fastify (a request or
- * its headers past their deadline, unparsable HTTP, headers too large) answered in the standard
- * shape, `message: INVALID_REQUEST` with the HTTP status (408, 431, otherwise 400).
+ * fastify's clientErrorHandler: errors Node's HTTP parser raises (a request or its headers past
+ * their deadline, unparsable HTTP, headers too large, a broken body) answered in the standard
+ * shape, `message: INVALID_REQUEST` with the HTTP status (408, 431, otherwise 400), unless a
+ * response has begun on the socket; then the connection is closed.
+ *
+ * Two cases keep the order of answers:
+ * - The bytes after a complete request are broken (a pipelined or next keep-alive message): that
+ *   request is answered first, then the 400, then the connection closes.
+ * - The body of the request in progress is broken (a bad chunk): the application answers it, so
+ *   that authentication still comes first (D8: a 401 whatever the body); a request past the key
+ *   check gets 400 INVALID_REQUEST from json-body as soon as its body is read. That response
+ *   closes the connection (closeConnectionWhenDone).
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const httpSocket = socket as HttpSocket;
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
     timedOut.add(socket);
-    answerAndClose(socket, 408);
-  } else {
-    answerAndClose(socket, error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400);
+    answerAndClose(httpSocket, 408);
+    return;
   }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const response = httpSocket._httpMessage;
+  if (response && !response.writableFinished && !response.headersSent) {
+    if (response.req.complete) {
+      afterResponses(httpSocket, () => answerAndClose(httpSocket, status));
+    } else {
+      unreadableBody.add(socket);
+      bodyWaiters.get(socket)?.();
+      afterResponses(httpSocket, () => socket.destroySoon());
+    }
+    return;
+  }
+  answerAndClose(httpSocket, status);
+}
+
+/**
+ * For json-body's readBody: `onBroken` is called (at once, or when it happens) if the HTTP parser
+ * finds the request's body broken. Returns the function that stops listening.
+ */
+export function whenBodyBroken(request: IncomingMessage, onBroken: () => void): () => void {
+  const socket = request.socket;
+  if (unreadableBody.has(socket)) {
+    onBroken();
+    return () => undefined;
+  }
+  bodyWaiters.set(socket, onBroken);
+  return () => bodyWaiters.delete(socket);
+}
+
+/**
+ * Requests Node would answer itself, outside the contract's shapes, handed to the application or
+ * answered in a shape of the contract instead:
+ * - an `Expect` other than `100-continue` (Node: a bare 417): served like any request, the header
+ *   ignored (RFC 9110 lets a server ignore an expectation it does not support);
+ * - `CONNECT host:port` (Node: the socket destroyed, no answer): its target is never inside
+ *   `/api/v1/vendors/`, so it is refused as D8 refuses any path outside the namespace, 401
+ *   UNKNOWN_API_NAMESPACE, and the connection closed;
+ * - HTTP/1.1 without a `Host` header (Node: a bare 400): the host names nothing here, so the
+ *   request is served like any other (authentication first, D8).
+ */
+export function answerEveryRequest(server: Server): void {
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+    server.emit('request', request, response);
+  });
+  server.on('connect', (_request: IncomingMessage, socket: HttpSocket) => {
+    const body: AuthErrorBody = {
+      success: false,
+      message: 'UNKNOWN_API_NAMESPACE',
+      data: null,
+      timestamp: new Date().toISOString(),
+    };
+    answerAndClose(socket, 401, rawResponse(401, body));
+  });
 }
 
 /** Whether the request's connection was cut for not sending its request in time (408). */

@@ -9,9 +9,16 @@ export type ErrorCode =
   | 'RESOURCE_NOT_FOUND'
   | 'INVALID_STATE_TRANSITION'
   | 'INTERNAL_SERVER_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE'
+  // X4: 422, the Idempotency-Key was used for another request
+  | 'IDEMPOTENCY_KEY_REUSED'
+  // X4: 409, the Idempotency-Key is held by a request still running
+  | 'IDEMPOTENCY_KEY_IN_USE'
+  // X6: 429, the vendor's requests per minute are used up
+  | 'RATE_LIMITED';
 
-export type AuthErrorCode = 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE';
+/** RATE_LIMITED: too many failed authentications from one address (X8), 429. */
+export type AuthErrorCode = 'API_KEY_MISSING' | 'INVALID_API_KEY' | 'UNKNOWN_API_NAMESPACE' | 'RATE_LIMITED';
 
 export interface StandardErrorBody {
   message: ErrorCode;
@@ -94,10 +101,10 @@ function fromFrameworkStatus(status: number, now: Date): ErrorResponse {
   return standard(500, 'INTERNAL_SERVER_ERROR', [], now);
 }
 
-/** D7: 401 with the authentication error shape. */
+/** D7: 401 with the authentication error shape; X8: 429 for RATE_LIMITED. */
 export function authenticationRefusal(code: AuthErrorCode, now: Date): ErrorResponse {
   return {
-    status: 401,
+    status: code === 'RATE_LIMITED' ? 429 : 401,
     body: { success: false, message: code, data: null, timestamp: now.toISOString() },
     unexpected: false,
   };
@@ -106,6 +113,11 @@ export function authenticationRefusal(code: AuthErrorCode, now: Date): ErrorResp
 /**
  * The one place that turns any thrown value into a status and a body (used by the exception filter).
  */
+/** X6: 429 in the standard shape, `errors: []`. */
+export function rateLimited(now: Date): ErrorResponse {
+  return standard(429, 'RATE_LIMITED', [], now);
+}
+
 export function toErrorResponse(error: unknown, now: Date): ErrorResponse {
   if (error instanceof AuthenticationError) return authenticationRefusal(error.code, now);
   if (error instanceof DomainError) return fromDomainError(error, now);

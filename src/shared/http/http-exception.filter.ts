@@ -27,9 +27,17 @@ export function sendError(
 ): void {
   const response = toErrorResponse(exception, now);
   if (response.unexpected) {
+    // The path without its query (a keyword may be an email address); the error through the
+    // logger's `err` serializer, which keeps no statement parameters (README "Operations").
+    const query = request.url.indexOf('?');
     logger.error(
-      { reqId: request.id, method: request.method, url: request.url, err: exception },
-      exception instanceof Error ? exception.stack : String(exception),
+      {
+        reqId: request.id,
+        method: request.method,
+        path: query === -1 ? request.url : request.url.slice(0, query),
+        err: exception,
+      },
+      'unexpected error',
     );
   }
   if (response.retryAfterSeconds !== undefined)

@@ -1,6 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
-import { wasTimedOut } from './connection-limits';
+import { wasTimedOut, whenBodyBroken } from './connection-limits';
 import { EdgeError } from './error-response';
 
 /** Body size limit (D6): 1 MiB; a larger body is refused with fastify's 413 error while it is read. */
@@ -33,14 +34,18 @@ type Done = (err: Error | null, body?: unknown) => void;
 function readBody(
   request: FastifyRequest,
   payload: Readable,
-  done: (err: Error | null, text?: string) => void,
+  done: (err: Error | null, bytes?: Buffer) => void,
 ) {
   const declared = request.headers['content-length'];
   const contentLength = declared === undefined ? Number.NaN : Number(declared);
   if (contentLength > BODY_LIMIT_BYTES) return done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
   const chunks: Buffer[] = [];
   let received = 0;
+  let finished = false;
+  let stopWatching = () => undefined as unknown;
   const stop = () => {
+    finished = true;
+    stopWatching();
     payload.removeListener('data', onData);
     payload.removeListener('end', onEnd);
     payload.removeListener('error', onEnd);
@@ -63,8 +68,15 @@ function readBody(
     if (!Number.isNaN(contentLength) && received !== contentLength) {
       return done(new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH());
     }
-    done(null, chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
   }
+  // The HTTP parser found the rest of the body broken (a bad chunk): it will never end.
+  stopWatching = whenBodyBroken(request.raw, () => {
+    if (finished) return;
+    stop();
+    done(new EdgeError(400, 'INVALID_REQUEST', [], 'request body is not valid HTTP'));
+  });
+  if (finished) return;
   payload.on('data', onData);
   payload.on('end', onEnd);
   payload.on('error', onEnd);
@@ -105,13 +117,15 @@ export function installJsonBodyParser(fastify: FastifyInstance): void {
   const parseJson = fastify.getDefaultJsonParser('remove', 'remove');
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', (request: FastifyRequest, payload: Readable, done: Done) => {
-    readBody(request, payload, (error, text) => {
-      if (error || text === undefined) return done(error);
-      if (text.length === 0) return done(null, undefined);
+    readBody(request, payload, (error, bytes) => {
+      if (error || bytes === undefined) return done(error);
+      if (bytes.length === 0) return done(null, undefined);
       if (!isJsonMediaType(request.headers['content-type'])) {
         return done(null, new MalformedBody('Content-Type must be application/json'));
       }
-      parseJson(request, text, (parseError: Error | null, value?: unknown) => {
+      // JSON is UTF-8 (RFC 8259); decoding other bytes would store U+FFFD instead of what was sent (D14).
+      if (!isUtf8(bytes)) return done(null, new MalformedBody('body is not UTF-8 text'));
+      parseJson(request, bytes.toString('utf8'), (parseError: Error | null, value?: unknown) => {
         if (parseError) return done(null, new MalformedBody('body is not valid JSON'));
         if (nestingDepth(value) > MAX_NESTING) {
           return done(null, new MalformedBody(`body is nested more than ${MAX_NESTING} levels deep`));

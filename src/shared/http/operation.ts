@@ -2,6 +2,7 @@ import { RequestMethod, Type, applyDecorators } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import {
   ApiExtraModels,
+  ApiHeader,
   ApiOperation,
   ApiProperty,
   ApiPropertyOptions,
@@ -36,8 +37,11 @@ const ERROR_CODES: ErrorCode[] = [
   'INVALID_STATE_TRANSITION',
   'INTERNAL_SERVER_ERROR',
   'SERVICE_UNAVAILABLE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'RATE_LIMITED',
 ];
-const AUTH_CODES: AuthErrorCode[] = ['API_KEY_MISSING', 'INVALID_API_KEY', 'UNKNOWN_API_NAMESPACE'];
+const AUTH_CODES: AuthErrorCode[] = ['API_KEY_MISSING', 'INVALID_API_KEY', 'UNKNOWN_API_NAMESPACE', 'RATE_LIMITED'];
 
 /** The standard error shape (every error but authentication). */
 @ApiSchema({ name: 'Error' })
@@ -130,7 +134,51 @@ const EXAMPLES: Record<ErrorCode, ExampleObject> = {
     summary: 'the database did not answer in time; nothing was committed, retry after Retry-After',
     value: standardExample(503, 'SERVICE_UNAVAILABLE'),
   },
+  IDEMPOTENCY_KEY_REUSED: {
+    summary: 'the Idempotency-Key was used, within 24 hours, for a request with another method, path or body (X4)',
+    value: standardExample(422, 'IDEMPOTENCY_KEY_REUSED'),
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    summary: 'a request with this Idempotency-Key is still running; nothing ran, retry later (X4)',
+    value: standardExample(409, 'IDEMPOTENCY_KEY_IN_USE'),
+  },
+  RATE_LIMITED: {
+    summary: 'the vendor’s requests per minute are used up; nothing ran (X6)',
+    value: standardExample(429, 'RATE_LIMITED'),
+  },
 };
+
+const INTEGER_HEADER = (description: string) => ({ description, schema: { type: 'integer', minimum: 0 } });
+
+/** X6: on every authenticated answer while the per-vendor limit is on (RATE_LIMIT_PER_MINUTE > 0). */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Limit': INTEGER_HEADER('requests the vendor may make per minute (X6)'),
+  'RateLimit-Remaining': INTEGER_HEADER('requests left in the current window'),
+  'RateLimit-Reset': INTEGER_HEADER('seconds until the window frees capacity'),
+};
+
+/** X6, X8: 429 in the standard shape (per vendor) or the authentication shape (failed keys per address). */
+function rateLimitedResponse() {
+  return ApiResponse({
+    status: 429,
+    description:
+      'Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, ' +
+      'before any key was accepted, too many failed authentications from this address (X8, authentication shape).',
+    headers: { 'Retry-After': INTEGER_HEADER('seconds to wait before retrying'), ...RATE_LIMIT_HEADERS },
+    content: {
+      'application/json': {
+        schema: { oneOf: [{ $ref: getSchemaPath(StandardErrorSchema) }, { $ref: getSchemaPath(AuthErrorSchema) }] },
+        examples: {
+          RATE_LIMITED: EXAMPLES.RATE_LIMITED,
+          AUTH_RATE_LIMITED: {
+            summary: 'too many failed authentications from this address (X8)',
+            value: { success: false, message: 'RATE_LIMITED', data: null, timestamp: TIMESTAMP },
+          },
+        },
+      },
+    },
+  } as Parameters<typeof ApiResponse>[0]);
+}
 
 const ERROR_REF: ReferenceObject = { $ref: getSchemaPath(StandardErrorSchema) };
 
@@ -189,11 +237,22 @@ function modelsOf(shape: DataShape): Type<unknown>[] {
   return [shape];
 }
 
-function successResponse(spec: OperationSpec) {
+/** X3: the header of a stored answer sent again. */
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': {
+    description:
+      '`true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): ' +
+      'nothing ran again. Absent otherwise.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+function successResponse(spec: OperationSpec, replayable: boolean) {
   const message = spec.message ?? null;
   return ApiResponse({
     status: 200,
     description: 'Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3).',
+    headers: { ...RATE_LIMIT_HEADERS, ...(replayable ? REPLAYED_HEADER : {}) },
     content: {
       'application/json': {
         schema: {
@@ -216,6 +275,20 @@ function successResponse(spec: OperationSpec) {
 
 const BODY_METHODS = new Set([RequestMethod.POST, RequestMethod.PUT, RequestMethod.PATCH]);
 
+/** X1: the optional header of every write operation. */
+function idempotencyKeyHeader() {
+  return ApiHeader({
+    name: 'Idempotency-Key',
+    required: false,
+    description:
+      'Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, ' +
+      'unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored ' +
+      'answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED ' +
+      'naming `Idempotency-Key`.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+  });
+}
+
 /**
  * Declares an operation of the public API: its success envelope (200, `message`, `data`) and, for
  * the OpenAPI document, its id, summary, rules and every answer it can give. Input errors come from
@@ -231,6 +304,10 @@ export function Operation(spec: OperationSpec): MethodDecorator {
     }
     const readsBody = BODY_METHODS.has(method);
     const hasInput = Boolean(input?.params || input?.query || input?.body);
+    if (readsBody && !hasInput) {
+      // an invalid Idempotency-Key is reported by the validation pass of @ValidInput (X1)
+      throw new Error(`@Operation(${spec.id}): a POST, PUT or PATCH operation needs @ValidInput`);
+    }
     const business = spec.errors ?? [];
     const bad: ErrorCode[] = [
       ...(hasInput ? (['VALIDATION_FAILED'] as const) : []),
@@ -241,8 +318,9 @@ export function Operation(spec: OperationSpec): MethodDecorator {
       Success(spec.message ?? null),
       ApiOperation({ operationId: spec.id, summary: spec.summary, description: spec.description }),
       ApiExtraModels(...modelsOf(spec.data), StandardErrorSchema, AuthErrorSchema, FieldErrorSchema),
-      successResponse(spec),
+      successResponse(spec, readsBody),
       authResponse(),
+      rateLimitedResponse(),
       errorResponse(500, 'A fault of the service. Nothing was committed; the request id is in the log.', [
         'INTERNAL_SERVER_ERROR',
       ]),
@@ -261,13 +339,37 @@ export function Operation(spec: OperationSpec): MethodDecorator {
     if (business.includes('RESOURCE_NOT_FOUND')) {
       decorators.push(errorResponse(404, 'Not found for the caller’s vendor.', ['RESOURCE_NOT_FOUND']));
     }
-    if (business.includes('INVALID_STATE_TRANSITION')) {
+    const conflicts: ErrorCode[] = [
+      ...(business.includes('INVALID_STATE_TRANSITION') ? (['INVALID_STATE_TRANSITION'] as const) : []),
+      ...(readsBody ? (['IDEMPOTENCY_KEY_IN_USE'] as const) : []),
+    ];
+    if (conflicts.length > 0) {
       decorators.push(
-        errorResponse(409, 'The lead’s current state does not allow this (D30, D31).', ['INVALID_STATE_TRANSITION']),
+        errorResponse(
+          409,
+          [
+            ...(business.includes('INVALID_STATE_TRANSITION')
+              ? ['INVALID_STATE_TRANSITION: the lead’s current state does not allow this (D30, D31).']
+              : []),
+            ...(readsBody
+              ? ['IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4).']
+              : []),
+          ].join(' '),
+          conflicts,
+          readsBody
+            ? { 'Retry-After': { description: 'seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE)', schema: { type: 'integer' } } }
+            : undefined,
+        ),
       );
     }
     if (readsBody) {
       decorators.push(
+        idempotencyKeyHeader(),
+        errorResponse(
+          422,
+          'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4).',
+          ['IDEMPOTENCY_KEY_REUSED'],
+        ),
         errorResponse(408, 'The body did not arrive within the request timeout.', ['INVALID_REQUEST']),
         errorResponse(413, 'The body is larger than 1 MiB (D6).', ['INVALID_REQUEST']),
       );

@@ -154,16 +154,17 @@ export function readParameters<T>(
   errors: FieldError[],
 ): T {
   const value = {} as Record<string, unknown>;
-  const reader = new QueryReader(raw);
+  let reader: QueryReader | undefined; // path-only classes (the hot GET by id) need none
   for (const spec of parametersOf(type)) {
     if (spec.in === 'path') {
       const id = parsePathId(raw[spec.name] as string | undefined);
       if (id === undefined) errors.push({ field: spec.name, error: 'must be a positive integer' });
       else value[spec.name] = id;
     } else {
+      reader ??= new QueryReader(raw);
       value[spec.name] = spec.read(reader, spec.name);
     }
   }
-  errors.push(...reader.errors);
+  if (reader) errors.push(...reader.errors);
   return value as T;
 }

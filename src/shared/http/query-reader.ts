@@ -1,7 +1,9 @@
 import { FieldError } from '../domain/domain-error';
+import { UndecodableValue } from './query-string';
 
 const DIGITS = /^[0-9]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UNDECODABLE = 'must be UTF-8 text, percent-encoded';
 
 /**
  * Reads query parameters by the rules of D39 and collects every error instead of stopping at the
@@ -23,6 +25,7 @@ export class QueryReader {
     const value = this.raw[name];
     if (value === undefined) return undefined;
     if (Array.isArray(value)) return this.fail(name, 'must not be given more than once');
+    if (value instanceof UndecodableValue) return this.fail(name, UNDECODABLE);
     return String(value);
   }
 
@@ -53,9 +56,13 @@ export class QueryReader {
   integerList(name: string): number[] {
     const value = this.raw[name];
     if (value === undefined) return [];
-    const texts = Array.isArray(value) ? value.map(String) : [String(value)];
+    const values: unknown[] = Array.isArray(value) ? value : [value];
+    if (values.some((v) => v instanceof UndecodableValue)) {
+      this.fail(name, UNDECODABLE);
+      return [];
+    }
     const ids: number[] = [];
-    for (const text of texts) {
+    for (const text of values.map(String)) {
       const id = this.toInteger(name, text);
       if (id === undefined) return [];
       ids.push(id);

@@ -9,6 +9,17 @@ import { MalformedBody } from './json-body';
 import { ParameterSpec, parametersOf, readParameters } from './query-fields';
 import { validateBody } from './validation';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Errors of request headers found by a hook before the route (X1: `Idempotency-Key`), reported
+     * first in the route's VALIDATION_FAILED together with every field error (D18), and only when
+     * the body's syntax passed (D37).
+     */
+    headerErrors?: FieldError[];
+  }
+}
+
 export interface BodySpec<B> {
   type: ClassConstructor<B>;
   /** optional: an empty body is accepted and read as undefined (D38: reject without a comment) */
@@ -60,6 +71,7 @@ interface PendingInput<P, Q, B> {
   errors: FieldError[];
   spec: InputSpec<P, Q, B>;
   vendorId: number | undefined;
+  headerErrors: FieldError[] | undefined;
 }
 
 /**
@@ -77,7 +89,13 @@ function readInput<P, Q, B>(request: FastifyRequest, spec: InputSpec<P, Q, B>): 
   const query = spec.query
     ? readParameters(spec.query, (request.query ?? {}) as Record<string, unknown>, errors)
     : (undefined as Q);
-  return { input: { params, query, body: body as B }, errors, spec, vendorId: request.vendorId };
+  return {
+    input: { params, query, body: body as B },
+    errors,
+    spec,
+    vendorId: request.vendorId,
+    headerErrors: request.headerErrors,
+  };
 }
 
 /**
@@ -98,12 +116,15 @@ export class InputValidationPipe implements PipeTransform {
         errors.push(...found.filter((e) => !errors.some((known) => known.field === e.field)));
       }
     }
-    if (errors.length > 0) throw new ValidationError(orderLike(errors, spec));
+    const headerErrors = pending.headerErrors ?? [];
+    if (errors.length > 0 || headerErrors.length > 0) {
+      throw new ValidationError([...headerErrors, ...orderLike(errors, spec)]);
+    }
     return input;
   }
 }
 
-/** Path ids first, then query, then body: the order a reader of the request meets them. */
+/** Headers first (added by the caller), then path ids, query, body: the order a reader of the request meets them. */
 function orderLike(errors: FieldError[], spec: InputSpec<unknown, unknown, unknown>): FieldError[] {
   const params = new Set<string>(spec.params ? parametersOf(spec.params).map((p) => p.name) : []);
   return [...errors.filter((e) => params.has(e.field)), ...errors.filter((e) => !params.has(e.field))];

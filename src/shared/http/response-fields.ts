@@ -1,6 +1,6 @@
 import { Type } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { MAX_ID } from './validation';
+import { EMAIL_RULE, MAX_ID } from './validation';
 
 /**
  * Field decorators of response classes, for the OpenAPI document. Every field of a response is
@@ -18,8 +18,9 @@ export const IdField = (doc: Doc = {}, nullable = false): PropertyDecorator =>
 export const TextField = (doc: Doc = {}, nullable = false): PropertyDecorator =>
   ApiProperty({ type: 'string', nullable, ...(nullable ? { example: null } : {}), ...doc });
 
+/** As stored: an address of the subset of docs/email-addresses.md (letters of any script included). */
 export const EmailField = (doc: Doc = {}): PropertyDecorator =>
-  ApiProperty({ type: 'string', format: 'email', ...doc });
+  ApiProperty({ type: 'string', format: 'email', ...doc, description: doc.description ?? EMAIL_RULE });
 
 export const IntegerField = (doc: Doc = {}, nullable = false): PropertyDecorator =>
   ApiProperty({ type: 'integer', nullable, ...doc });

@@ -6,7 +6,6 @@ import {
   ArrayMinSize,
   IsArray,
   IsDefined,
-  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -14,6 +13,7 @@ import {
   Max,
   Min,
   ValidateIf,
+  ValidateBy,
   ValidateNested,
   ValidationError as ClassValidatorError,
   Validate,
@@ -23,6 +23,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { FieldError } from '../domain/domain-error';
+import { isDeliverableEmailAddress } from '../domain/email';
 import { codePointLength } from '../domain/text';
 
 /** D14: every string field allows 255 code points, except the long texts. */
@@ -90,7 +91,15 @@ const isString = () => applyDecorators(isStringOnly(), Validate(WellFormedTextCo
 // Not class-validator's MaxLength: validator.js leaves variation selectors (U+FE0E, U+FE0F) out of
 // its count, so a longer string would pass here and then overflow the column.
 const maxLength = (max: number) => Validate(MaxCodePointsConstraint, [max]);
-const email = () => IsEmail({}, { message: 'must be a well-formed email address' });
+// D13: the one syntax rule for every email field, shared with the bulk import (docs/email-addresses.md).
+const email = () =>
+  ValidateBy({
+    name: 'isEmail',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isDeliverableEmailAddress(value),
+      defaultMessage: () => 'must be a well-formed email address',
+    },
+  });
 
 /**
  * What a field decorator tells the OpenAPI document besides its rules: a description and an example.
@@ -135,6 +144,18 @@ export function OptionalString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecora
   );
 }
 
+/**
+ * `format: email` names RFC 5321's ASCII syntax; the service also accepts letters of any script
+ * (docs/email-addresses.md), which the description says so that no client refuses them.
+ */
+export const EMAIL_RULE =
+  'An email address in the subset of docs/email-addresses.md: RFC 5321 syntax without quoted local parts, ' +
+  'IP literals or control characters; letters of any script are accepted as well (RFC 6531).';
+
+function emailDescription(description: string | undefined): string {
+  return description ? `${description}. ${EMAIL_RULE}` : EMAIL_RULE;
+}
+
 /** Required, well-formed email address (D13). */
 export function RequiredEmail(doc?: FieldDoc): PropertyDecorator {
   return applyDecorators(
@@ -142,7 +163,7 @@ export function RequiredEmail(doc?: FieldDoc): PropertyDecorator {
     email(),
     documented(
       { type: 'string', format: 'email', required: true, minLength: 1, maxLength: SHORT_TEXT },
-      doc,
+      { ...doc, description: emailDescription(doc?.description) },
     ),
   );
 }
@@ -167,7 +188,10 @@ export function PresentEmail(doc?: FieldDoc): PropertyDecorator {
     PresentString(SHORT_TEXT, doc),
     ValidateIf((_object, value) => value !== undefined),
     email(),
-    documented({ type: 'string', format: 'email', required: false, minLength: 1, maxLength: SHORT_TEXT }, doc),
+    documented(
+      { type: 'string', format: 'email', required: false, minLength: 1, maxLength: SHORT_TEXT },
+      { ...doc, description: emailDescription(doc?.description) },
+    ),
   );
 }
 

@@ -1,12 +1,13 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { HealthCheckError, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import Fastify, { FastifyInstance } from 'fastify';
+import { registerApiDocsPage } from './api-docs-page';
 import { Metrics } from './metrics';
 
 /**
  * D10: operations endpoints live on their own port, so the public port can refuse everything
  * outside /api/v1/vendors/. `/healthz`: the process is up. `/readyz`: the database answers.
- * `/metrics`: Prometheus text. `/openapi.json`: the API description.
+ * `/metrics`: Prometheus text. `/openapi.json`: the API description, and `/docs` its reference page (X14).
  */
 @Injectable()
 export class ManagementServer implements OnApplicationShutdown {
@@ -38,6 +39,8 @@ export class ManagementServer implements OnApplicationShutdown {
       return this.metrics.registry.metrics();
     });
     server.get('/openapi.json', async () => openApiDocument);
+    const info = (openApiDocument as { info?: { title?: unknown } }).info;
+    registerApiDocsPage(server, typeof info?.title === 'string' ? info.title : 'API reference');
     await server.listen({ port, host });
     this.server = server;
     const address = server.server.address();

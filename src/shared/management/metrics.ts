@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyInstance } from 'fastify';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** Prometheus metrics of this process: Node's defaults plus request durations of the public port. */
 @Injectable()
@@ -11,6 +11,19 @@ export class Metrics {
     help: 'Duration of requests on the public API port',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  /** X7: requests served without a rate limit because the limiter's store (Redis) failed. */
+  readonly rateLimitStoreErrors = new Counter({
+    name: 'rate_limit_store_errors_total',
+    help: 'Requests served without rate limiting because the rate limit store (Redis) could not be used',
+    registers: [this.registry],
+  });
+  /** X7: 1 while the rate limit store answers, 0 from a failure until it answers again. */
+  readonly rateLimitStoreUp = new Gauge({
+    name: 'rate_limit_store_up',
+    help: 'Whether the last call to the rate limit store (Redis) succeeded (1) or failed (0)',
     registers: [this.registry],
   });
 

@@ -2,6 +2,7 @@ import { Vendors1763700000000 } from './1763700000000-vendors';
 import { partnersMigrations } from '../../../../partners/infrastructure/partners.migrations';
 import { mailMigrations } from '../../../../mail/infrastructure/mail.migrations';
 import { leadsMigrations } from '../../../../leads/infrastructure/leads.migrations';
+import { idempotencyMigrations } from '../../../../idempotency/infrastructure/idempotency.migrations';
 
 /**
  * Every migration, in the order they apply (TypeORM also sorts by the timestamp in the name).
@@ -12,4 +13,5 @@ export const migrations = [
   ...partnersMigrations,
   ...mailMigrations,
   ...leadsMigrations,
+  ...idempotencyMigrations,
 ];

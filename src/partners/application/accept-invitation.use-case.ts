@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { InvitationToken } from '../domain/invitation';
+import { acceptInvitation, PartnerUser } from '../domain/partner-user';
+import { InvitationRepository, PartnerUserRepository } from './ports';
+
+export interface AcceptedInvitation {
+  partnerId: number;
+  user: PartnerUser;
+}
+
+/**
+ * X20: the vendor's partner portal presents the token of an invite link. The invitation is marked
+ * accepted and its user's lastActiveAt set to now, in one transaction. Unknown, another vendor's,
+ * accepted, superseded and expired tokens all get the same NotFoundError (no oracle).
+ */
+@Injectable()
+export class AcceptInvitationUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly invitations: InvitationRepository,
+    private readonly users: PartnerUserRepository,
+  ) {}
+
+  execute(vendorId: number, token: string): Promise<AcceptedInvitation> {
+    const tokenHash = InvitationToken.hash(token);
+    return this.uow.run(async () => {
+      const now = this.clock.now();
+      const invitation = await this.invitations.findForVendorByTokenHash(vendorId, tokenHash);
+      if (!invitation?.isAcceptableAt(now)) throw new NotFoundError('invitation');
+      // Two concurrent accepts both found it acceptable: the conditional write lets only one through.
+      if (!(await this.invitations.markAccepted(invitation.id, now))) throw new NotFoundError('invitation');
+      const user = await this.users.findById(invitation.userId);
+      if (!user) throw new Error(`user ${invitation.userId} of invitation ${invitation.id} is missing`);
+      const accepted = acceptInvitation(user, now);
+      await this.users.saveLastActiveAt(accepted);
+      return { partnerId: accepted.partnerId, user: accepted };
+    });
+  }
+}

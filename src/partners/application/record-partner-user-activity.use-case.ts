@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { PartnerUser, recordActivity } from '../domain/partner-user';
+import { PartnerRepository, PartnerUserRepository } from './ports';
+
+/**
+ * X21: the vendor's partner portal reports that a user was active. The domain decides whether
+ * lastActiveAt moves (at most once per 24 hours); nothing is written when it does not. 404 as D25:
+ * a partner not connected to the caller's vendor, or a user not of that partner.
+ */
+@Injectable()
+export class RecordPartnerUserActivityUseCase {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly partners: PartnerRepository,
+    private readonly users: PartnerUserRepository,
+  ) {}
+
+  execute(vendorId: number, partnerId: number, userId: number): Promise<PartnerUser> {
+    return this.uow.run(async () => {
+      if (!(await this.partners.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
+      const user = await this.users.findInPartner(partnerId, userId);
+      if (!user) throw new NotFoundError('partner user');
+      const recorded = recordActivity(user, this.clock.now());
+      if (recorded !== user) await this.users.saveLastActiveAt(recorded);
+      return recorded;
+    });
+  }
+}

@@ -1,0 +1,87 @@
+import { Writable } from 'node:stream';
+import { QueryFailedError } from 'typeorm';
+import { AppLogger, createPino, redactMessage, safeError } from './logging.module';
+
+function capture(): { logger: AppLogger; text: () => string } {
+  let text = '';
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      text += chunk.toString();
+      done();
+    },
+  });
+  return { logger: new AppLogger(createPino('trace', stream)), text: () => text };
+}
+
+describe('logs without personal data', () => {
+  const hash = 'a3f1'.repeat(16);
+
+  it('logs a TypeORM error without its statement or parameters', () => {
+    const driverError = Object.assign(new Error('SQLITE_CONSTRAINT: NOT NULL constraint failed'), {
+      code: 'SQLITE_CONSTRAINT_NOTNULL',
+    });
+    const error = new QueryFailedError(
+      'INSERT INTO partner_users (first_name, email_address) VALUES (?, ?)',
+      ['Nancy Davolio', 'nancy@northwind.example', hash],
+      driverError,
+    );
+    const { logger, text } = capture();
+    logger.error({ reqId: 'r1', err: error }, 'unexpected error');
+    expect(text()).not.toMatch(/Nancy|nancy@northwind|a3f1a3f1|INSERT INTO/);
+    expect(JSON.parse(text()).err).toMatchObject({
+      type: 'QueryFailedError',
+      code: 'SQLITE_CONSTRAINT_NOTNULL',
+      message: 'SQLITE_CONSTRAINT: NOT NULL constraint failed',
+    });
+  });
+
+  it("logs a mysql2 error without its sql, and without the value MySQL's message quotes", () => {
+    const error = Object.assign(
+      new Error("Duplicate entry 'ada@example.com-7' for key 'ux_leads_partner_email'"),
+      {
+        code: 'ER_DUP_ENTRY',
+        errno: 1062,
+        sqlState: '23000',
+        sqlMessage: "Duplicate entry 'ada@example.com-7' for key 'ux_leads_partner_email'",
+        sql: "INSERT INTO leads (email_address) VALUES ('ada@example.com')",
+      },
+    );
+    const serialized = safeError(error);
+    expect(serialized).toEqual({
+      type: 'Error',
+      message: "Duplicate entry '?' for key 'ux_leads_partner_email'",
+      code: 'ER_DUP_ENTRY',
+      errno: 1062,
+      sqlState: '23000',
+      stack: expect.stringMatching(/^Error: Duplicate entry '\?' for key 'ux_leads_partner_email'\n\s+at /),
+    });
+    const { logger, text } = capture();
+    logger.error(error);
+    expect(text()).not.toContain('ada@example.com');
+  });
+
+  it.each([
+    [
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <bob@partner.example>: Recipient address rejected",
+      "Can't send mail - all recipients were rejected: 550 5.1.1 <<address>>: Recipient address rejected",
+    ],
+    [
+      "Incorrect string value: '\\xF0\\x9F' for column 'first_name' at row 1",
+      "Incorrect string value: '?' for column 'first_name' at row 1",
+    ],
+    ['connect ECONNREFUSED 127.0.0.1:25', 'connect ECONNREFUSED 127.0.0.1:25'],
+    [
+      'at Foo (/app/node_modules/@nestjs/core/router.js:1:2)',
+      'at Foo (/app/node_modules/@nestjs/core/router.js:1:2)',
+    ],
+  ])('redacts %j', (message, redacted) => {
+    expect(redactMessage(message)).toBe(redacted);
+  });
+
+  it("redacts Nest's (message, stack) error lines and plain messages", () => {
+    const { logger, text } = capture();
+    logger.error('failed for carla@example.com', 'Error: x\n    at y (carla@example.com)', 'Ctx');
+    logger.warn("value 'secret' refused");
+    expect(text()).not.toMatch(/carla@example\.com|secret/);
+  });
+});
