@@ -1,4 +1,5 @@
 import { Vendors1763700000000 } from './1763700000000-vendors';
+import { SqliteQuotedTables1763700000500 } from './1763700000500-sqlite-quoted-tables';
 import { partnersMigrations } from '../../../../partners/infrastructure/partners.migrations';
 import { mailMigrations } from '../../../../mail/infrastructure/mail.migrations';
 import { leadsMigrations } from '../../../../leads/infrastructure/leads.migrations';
@@ -13,5 +14,7 @@ export const migrations = [
   ...partnersMigrations,
   ...mailMigrations,
   ...leadsMigrations,
+  // SQLite only: after every table it rewrites (docs/architecture.md, "Schema: migrations and entities")
+  SqliteQuotedTables1763700000500,
   ...idempotencyMigrations,
 ];
