@@ -6,6 +6,7 @@ import { ImportLeadsUseCase, LeadImportSettings } from './application/import-lea
 import { LeadHistory } from './application/lead-history';
 import { LeadBatchWriter, LeadRequestValidator } from './application/lead-import.ports';
 import { ClassValidatorLeadRequestValidator } from './http/lead-request.validator';
+import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writer';
 import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
@@ -16,7 +17,7 @@ import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
  * mail dispatcher in the CLI process.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([LeadOrmEntity]), PartnerAccessModule, VendorsModule],
+  imports: [TypeOrmModule.forFeature([LeadOrmEntity, LeadHistoryOrmEntity]), PartnerAccessModule, VendorsModule],
   providers: [
     ImportLeadsUseCase,
     { provide: LeadImportSettings, useValue: new LeadImportSettings() },

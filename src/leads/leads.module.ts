@@ -16,13 +16,19 @@ import {
 import { LeadViews } from './application/lead-views';
 import { CreateLeadUseCase, ReplaceLeadUseCase, UpdateLeadUseCase } from './application/lead-write.use-cases';
 import { LeadsController, PartnerLeadsController } from './http/leads.controller';
+import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
 import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository';
 
 /** Leads of a partner, their approval state machine and their history (docs/api.md endpoints 5-12, X12). */
 @Module({
-  imports: [TypeOrmModule.forFeature([LeadOrmEntity]), PartnersModule, VendorsModule, ContactsModule],
+  imports: [
+    TypeOrmModule.forFeature([LeadOrmEntity, LeadHistoryOrmEntity]),
+    PartnersModule,
+    VendorsModule,
+    ContactsModule,
+  ],
   controllers: [PartnerLeadsController, LeadsController],
   providers: [
     { provide: LeadRepository, useClass: TypeOrmLeadRepository },

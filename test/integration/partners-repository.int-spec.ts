@@ -220,7 +220,7 @@ describe('TypeORM partner repositories', () => {
   });
 });
 
-describe('migration VendorPartnerListing1763700000140', () => {
+describe('migration VendorPartnerListing1763700000700', () => {
   it('fills the listing copies of the connections that existed before it (X9)', async () => {
     const scratch = await createScratchDatabase();
     const t = await createTestApp({ env: { DATABASE_URL: scratch.url } });
@@ -241,7 +241,7 @@ describe('migration VendorPartnerListing1763700000140', () => {
       const dataSource = t.app.get(DataSource);
       const applied = async () =>
         ((await dataSource.query('SELECT name FROM migrations')) as { name: string }[]).map((m) => m.name);
-      while ((await applied()).includes('VendorPartnerListing1763700000140')) {
+      while ((await applied()).includes('VendorPartnerListing1763700000700')) {
         await dataSource.undoLastMigration({ transaction: 'each' });
       }
       await t.app.get(MigrationRunner).run();

@@ -12,11 +12,11 @@ import { randomBytes } from 'node:crypto';
 import * as mysql from 'mysql2/promise';
 import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
-import { ContactOrmEntity } from '../../src/contacts/infrastructure/contact.orm-entity';
 import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
-import { LeadOrmEntity } from '../../src/leads/infrastructure/lead.orm-entity';
 import { TypeOrmLeadRepository } from '../../src/leads/infrastructure/typeorm-lead.repository';
 import { dataSourceOptions } from '../../src/shared/infrastructure/database/data-source-options';
+import { EngineAwareDataSource } from '../../src/shared/infrastructure/database/engine-aware-data-source';
+import { entities } from '../../src/shared/infrastructure/database/entities';
 import { migrations } from '../../src/shared/infrastructure/database/migrations';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 
@@ -85,13 +85,13 @@ async function main(): Promise<void> {
   const recorder = new Recorder();
   const url = new URL(base.href);
   url.pathname = `/${name}`;
-  const ds = new DataSource({
+  const ds = new EngineAwareDataSource({
     ...dataSourceOptions(parseDatabaseUrl(url.href)),
-    entities: [LeadOrmEntity, ContactOrmEntity],
+    entities,
     migrations,
     logging: ['query'],
     logger: recorder,
-  } as ConstructorParameters<typeof DataSource>[0]);
+  } as ConstructorParameters<typeof EngineAwareDataSource>[0]);
   try {
     await ds.initialize();
     await ds.runMigrations();

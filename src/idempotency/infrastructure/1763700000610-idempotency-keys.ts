@@ -4,30 +4,31 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
 /**
  * Idempotency keys and their stored responses (X1-X5, docs/idempotency.md). One unique index on
  * (vendor, key) decides which of two concurrent requests holds a key, on any instance. Keys are
- * visible ASCII and compared byte for byte (`ascii_bin` on MySQL; SQLite's default is binary).
+ * visible ASCII (X1) and compared byte for byte (`utf8mb4_bin` on MySQL; SQLite compares bytes).
+ * Written in the quoted SQLite form TypeORM reads back (docs/architecture.md, "Schema: migrations and
+ * entities"); the entity is IdempotencyKeyOrmEntity.
  */
 export class IdempotencyKeys1763700000610 implements MigrationInterface {
   name = 'IdempotencyKeys1763700000610';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const d = dialectOf(queryRunner);
-    const key = d.engine === 'mysql' ? 'VARCHAR(255) CHARACTER SET ascii COLLATE ascii_bin' : 'VARCHAR(255)';
     // A stored body: 100 partner users, or a lead with three 5,000-character fields, pass 64 KiB.
     const body = d.engine === 'mysql' ? 'MEDIUMTEXT' : 'TEXT';
     await execute(queryRunner, [
       `CREATE TABLE idempotency_keys (
-        id ${d.id},
+        ${d.autoId()},
         vendor_id ${d.bigint} NOT NULL,
-        idempotency_key ${key} NOT NULL,
-        fingerprint CHAR(64) NOT NULL,
-        claim_token CHAR(36) NOT NULL,
+        idempotency_key ${d.key} NOT NULL,
+        fingerprint ${d.char(64)} NOT NULL,
+        claim_token ${d.char(36)} NOT NULL,
         state VARCHAR(16) NOT NULL,
         lease_until ${d.datetime} NULL,
         created_at ${d.datetime} NOT NULL,
         expires_at ${d.datetime} NOT NULL,
         response_status ${d.int} NULL,
         response_body ${body} NULL,
-        CONSTRAINT fk_idempotency_keys_vendor FOREIGN KEY (vendor_id) REFERENCES vendors (id)
+        ${d.foreignKey('fk_idempotency_keys_vendor', ['vendor_id'], 'vendors', ['id'])}
       )${d.tableOptions}`,
       `CREATE UNIQUE INDEX ux_idempotency_keys_vendor_key ON idempotency_keys (vendor_id, idempotency_key)`,
       `CREATE INDEX ix_idempotency_keys_expires ON idempotency_keys (expires_at)`,

@@ -1,5 +1,13 @@
-import { Column, Entity } from 'typeorm';
-import { BigIntColumn, DateTimeColumn, IdColumn } from '../../shared/infrastructure/database/columns';
+import { Column, Entity, ForeignKey, Index } from 'typeorm';
+import {
+  BigIntColumn,
+  CharColumn,
+  DateTimeColumn,
+  IdColumn,
+} from '../../shared/infrastructure/database/columns';
+
+// Tables, indexes and foreign keys as migration 1763700000000 creates them (docs/architecture.md,
+// "Schema: migrations and entities"). A foreign key names the table it refers to, as the SQL does.
 
 @Entity('vendors')
 export class VendorOrmEntity {
@@ -9,10 +17,14 @@ export class VendorOrmEntity {
 }
 
 @Entity('api_keys')
+@Index('ux_api_keys_key_hash', ['keyHash'], { unique: true })
+@Index('ix_api_keys_vendor', ['vendorId'])
 export class ApiKeyOrmEntity {
   @IdColumn() id!: number;
-  @BigIntColumn({ name: 'vendor_id' }) vendorId!: number;
-  @Column({ name: 'key_hash', type: 'varchar', length: 64 }) keyHash!: string;
+  @BigIntColumn({ name: 'vendor_id' })
+  @ForeignKey('vendors', { name: 'fk_api_keys_vendor' })
+  vendorId!: number;
+  @CharColumn('key_hash', 64) keyHash!: string;
   @Column({ name: 'key_prefix', type: 'varchar', length: 16 }) keyPrefix!: string;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;
   @DateTimeColumn({ name: 'revoked_at', nullable: true }) revokedAt!: Date | null;
@@ -20,9 +32,12 @@ export class ApiKeyOrmEntity {
 }
 
 @Entity('lead_options')
+@Index('ix_lead_options_vendor_kind', ['vendorId', 'kind'])
 export class LeadOptionOrmEntity {
   @IdColumn() id!: number;
-  @BigIntColumn({ name: 'vendor_id' }) vendorId!: number;
+  @BigIntColumn({ name: 'vendor_id' })
+  @ForeignKey('vendors', { name: 'fk_lead_options_vendor' })
+  vendorId!: number;
   @Column({ type: 'varchar', length: 16 }) kind!: string;
   @Column({ type: 'varchar', length: 255 }) label!: string;
   @DateTimeColumn({ name: 'created_at' }) createdAt!: Date;

@@ -6,6 +6,8 @@ import { ClsModule } from 'nestjs-cls';
 import { AppConfig } from '../../../config/app-config';
 import { UnitOfWork } from '../../application/unit-of-work';
 import { dataSourceOptions } from './data-source-options';
+import { EngineAwareDataSource } from './engine-aware-data-source';
+import { entities } from './entities';
 import { MigrationRunner } from './migration-runner';
 import { migrations } from './migrations';
 import { SqlDatabase } from './sql-database';
@@ -23,7 +25,7 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         ...dataSourceOptions(config.database, config.databaseTimeoutMs),
-        autoLoadEntities: true,
+        entities,
         synchronize: false,
         migrationsRun: false,
         migrations,
@@ -32,6 +34,7 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
         retryAttempts: 2,
         retryDelay: 1000,
       }),
+      dataSourceFactory: async (options) => new EngineAwareDataSource(options!),
     }),
     // Plugins only: ClsModule.forRoot would also mount a global (no-op) guard and interceptor,
     // which put every request through Nest's rxjs interceptor chain (docs/performance.md). The

@@ -3,11 +3,18 @@ import type { QueryRunner } from 'typeorm';
 /**
  * Column vocabulary for hand-written migrations that run on SQLite and MySQL/MariaDB alike.
  * Migrations are plain SQL so that what is created (types, collations, index columns) is visible in
- * review; this maps the few words that differ between the engines.
+ * review; this maps the few words that differ between the engines. The entities declare the same
+ * columns with the helpers of ../columns.ts (docs/architecture.md, "Schema: migrations and entities").
+ *
+ * TypeORM reads a SQLite table back from the text of its CREATE TABLE: it finds the auto-increment
+ * column and the names of foreign keys only when they are written in double quotes, and the length
+ * of VARCHAR(n) but not of CHAR(n). So a new table uses `autoId()`, `foreignKey()` and `char()`;
+ * `id` and unquoted constraints remain for the migrations that shipped with them (migration
+ * 1763700000500 rewrote their SQLite tables in this form).
  */
 export interface SqlDialect {
   engine: 'sqlite' | 'mysql';
-  /** auto-increment 64-bit primary key */
+  /** auto-increment 64-bit primary key, after an unquoted column name (shipped migrations only) */
   id: string;
   bigint: string;
   int: string;
@@ -21,7 +28,18 @@ export interface SqlDialect {
   /** up to 5,000 code points (D14) */
   text: string;
   tableOptions: string;
+  /** the whole definition of an auto-increment 64-bit primary key column named `column` */
+  autoId(column?: string): string;
+  /**
+   * a named foreign key, inside a CREATE TABLE; without ON DELETE/ON UPDATE, like every foreign key
+   * of the schema (a referenced row cannot be deleted or its key changed)
+   */
+  foreignKey(name: string, columns: string[], table: string, referenced: string[]): string;
+  /** fixed-length text (a hex digest): CHAR(n) on MySQL, VARCHAR(n) on SQLite, the same type there */
+  char(length: number): string;
 }
+
+const quoted = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 
 export function dialectOf(queryRunner: QueryRunner): SqlDialect {
   if (queryRunner.connection.options.type === 'better-sqlite3') {
@@ -36,6 +54,10 @@ export function dialectOf(queryRunner: QueryRunner): SqlDialect {
       key: 'VARCHAR(255)',
       text: 'TEXT',
       tableOptions: '',
+      autoId: (column = 'id') => `"${column}" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL`,
+      foreignKey: (name, columns, table, referenced) =>
+        `CONSTRAINT "${name}" FOREIGN KEY (${quoted(columns)}) REFERENCES "${table}" (${quoted(referenced)})`,
+      char: (length) => `VARCHAR(${length})`,
     };
   }
   return {
@@ -49,6 +71,10 @@ export function dialectOf(queryRunner: QueryRunner): SqlDialect {
     key: 'VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin',
     text: 'TEXT',
     tableOptions: ' ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_unicode_ci',
+    autoId: (column = 'id') => `${column} BIGINT NOT NULL AUTO_INCREMENT PRIMARY KEY`,
+    foreignKey: (name, columns, table, referenced) =>
+      `CONSTRAINT ${name} FOREIGN KEY (${columns.join(', ')}) REFERENCES ${table} (${referenced.join(', ')})`,
+    char: (length) => `CHAR(${length})`,
   };
 }
 

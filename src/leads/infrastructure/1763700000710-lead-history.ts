@@ -5,22 +5,20 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
  * A lead's history (X12, docs/lead-history.md): one row per change, written in the transaction of
  * the change. Read by lead, oldest first: `ix_lead_history_lead (lead_id)` carries the row id (the
  * InnoDB primary key, SQLite's rowid), so its entries are in (lead_id, id) order and a lead's rows
- * come in the order they were written without a sort. `changed_fields` holds the Lead field names
- * joined by commas ('' when none). Leads that existed before this table get no rows: their
- * history starts with their next change.
- *
- * On SQLite the id is the rowid without AUTOINCREMENT: rows are never deleted, so an id is never
- * reused, and the bulk import (a row per lead) saves the sqlite_sequence update and a wider index
- * (a quarter of the history's cost per row, measured).
+ * come in the order they were written without a sort; one column keeps the index small for the
+ * bulk import, which writes a row per lead. `changed_fields` holds the Lead field names joined by
+ * commas ('' when none). Leads that existed before this table get no rows: their history starts with
+ * their next change. Written in the quoted SQLite form TypeORM reads back (docs/architecture.md,
+ * "Schema: migrations and entities"); the entity is LeadHistoryOrmEntity.
  */
-export class LeadHistory1763700000430 implements MigrationInterface {
-  name = 'LeadHistory1763700000430';
+export class LeadHistory1763700000710 implements MigrationInterface {
+  name = 'LeadHistory1763700000710';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const d = dialectOf(queryRunner);
     await execute(queryRunner, [
       `CREATE TABLE lead_history (
-        id ${d.engine === 'sqlite' ? 'INTEGER PRIMARY KEY' : d.id},
+        ${d.autoId()},
         lead_id ${d.bigint} NOT NULL,
         at ${d.datetime} NOT NULL,
         action VARCHAR(16) NOT NULL,
@@ -30,7 +28,7 @@ export class LeadHistory1763700000430 implements MigrationInterface {
         comment ${d.text} NULL,
         changed_fields VARCHAR(512) NOT NULL,
         api_key_prefix VARCHAR(16) NULL,
-        CONSTRAINT fk_lead_history_lead FOREIGN KEY (lead_id) REFERENCES leads (id)
+        ${d.foreignKey('fk_lead_history_lead', ['lead_id'], 'leads', ['id'])}
       )${d.tableOptions}`,
       `CREATE INDEX ix_lead_history_lead ON lead_history (lead_id)`,
     ]);
