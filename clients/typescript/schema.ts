@@ -25,6 +25,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/vendors/lead-options': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the vendor’s lead sources and statuses
+     * @description The values the caller’s vendor configured for `Lead.source` and `Lead.status` (with the admin CLI), each list ordered by id (X11). A lead’s `source` and `status` must be ids from these lists (D15). Either list may be empty.
+     */
+    get: operations['getLeadOptions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/vendors/leads/{leadId}': {
     parameters: {
       query?: never;
@@ -93,6 +113,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/vendors/leads/{leadId}/history': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a lead’s history
+     * @description What happened to the lead, oldest entry first (X12): one entry per request that changed it — CREATED (by POST or the bulk import), REPLACED, UPDATED, APPROVED, REJECTED, ARCHIVED — written in the same transaction as the change. A request that changed nothing (a re-approve, re-reject or re-archive, `PATCH {}`, a PUT of the stored values) adds none. `changedFields` names the Lead fields a REPLACED or UPDATED entry changed; `apiKeyPrefix` is the display prefix of the API key that made the change (null for the bulk import), never the key. Another vendor’s lead is 404 (D27).
+     */
+    get: operations['getLeadHistory'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/vendors/leads/{leadId}/reject': {
     parameters: {
       query?: never;
@@ -120,13 +160,37 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    get?: never;
+    /**
+     * List the vendor’s partners
+     * @description One page of the partners connected to the caller’s vendor (X9): those it invited and those connected to it by an invite of an existing partner (D20), so a partner shared by two vendors is listed by both. `users` is null in every entry (endpoint 4 lists a partner’s users). `keyword` is a literal, case-insensitive prefix of `companyName` or `contactEmailAddress`; `type` keeps one type. Sorted by `sortBy` in `sortDirection`, ties broken by id in the same direction. Parameters are validated as for the lead listing: a parameter given twice, a malformed integer or an unknown `sortDirection` or `type` is VALIDATION_FAILED, an unknown `sortBy` falls back to `createdAt`, unknown parameters are ignored (D33, D39).
+     */
+    get: operations['listPartners'];
     put?: never;
     /**
      * Invite a partner company
      * @description A contact address that belongs to no partner user creates the partner, connects it to the caller’s vendor and creates its users: those in `users`, or, without `users`, one user made from the contact (D19). A contact address of a user of partner P connects P instead and creates only the users given; when P is connected already it is DUPLICATE_ENTRY (D20). A `users[i].emailAddress` that exists or repeats is DUPLICATE_ENTRY naming it, and nothing is written (D21). Each created user, and the contact of a connected P, gets one invite email once the write has committed (D35, D36).
      */
     post: operations['invitePartner'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/vendors/partners/{partnerId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a partner
+     * @description The partner, with `users` null (X10). A partner that does not exist or is not connected to the caller’s vendor is 404 alike (D25); a partner connected to several vendors (D20) is read the same by each.
+     */
+    get: operations['getPartner'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -443,6 +507,87 @@ export interface components {
       contactId: number;
       lead: components['schemas']['Lead'];
     };
+    LeadHistoryEntry: {
+      /**
+       * @description what the request did
+       * @example CREATED
+       * @enum {string}
+       */
+      action: 'CREATED' | 'REPLACED' | 'UPDATED' | 'APPROVED' | 'REJECTED' | 'ARCHIVED';
+      /**
+       * @description display prefix of the API key that made the change (`prm_` and 6 characters), never the key; null for the bulk import (CLI)
+       * @example prm_Xb1vQ2
+       */
+      apiKeyPrefix: string | null;
+      /**
+       * @description approvalStatus before the change; null for CREATED
+       * @example null
+       * @enum {string|null}
+       */
+      approvalStatusFrom: 'PENDING' | 'APPROVED' | 'REJECTED' | null;
+      /**
+       * @description approvalStatus after the change
+       * @example PENDING
+       * @enum {string}
+       */
+      approvalStatusTo: 'PENDING' | 'APPROVED' | 'REJECTED';
+      /**
+       * @description the lead’s archived flag after the change
+       * @example false
+       */
+      archived: boolean;
+      /**
+       * Format: date-time
+       * @description when the change was made: the lead’s createdAt for CREATED, its new updatedAt otherwise
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      at: string;
+      /**
+       * @description the Lead fields whose value a REPLACED or UPDATED entry changed, in the Lead object’s order; empty for every other action
+       * @example []
+       */
+      changedFields: (
+        | 'firstName'
+        | 'lastName'
+        | 'emailAddress'
+        | 'phoneNumber'
+        | 'linkedInUrl'
+        | 'companyName'
+        | 'websiteUrl'
+        | 'companySize'
+        | 'industry'
+        | 'jobTitle'
+        | 'city'
+        | 'state'
+        | 'country'
+        | 'source'
+        | 'status'
+        | 'leadAge'
+        | 'productsInterested'
+        | 'businessImpactMetrics'
+        | 'externalId'
+      )[];
+      /**
+       * @description the reject comment on REJECTED (null when the reject had none); null for every other action
+       * @example null
+       */
+      comment: string | null;
+    };
+    LeadOption: {
+      /**
+       * @description the id a lead’s `source` or `status` holds (D15)
+       * @example 3
+       */
+      id: number;
+      /** @example Trade fair */
+      label: string;
+    };
+    LeadOptions: {
+      /** @description the values of `Lead.source`, ordered by id */
+      sources: components['schemas']['LeadOption'][];
+      /** @description the values of `Lead.status`, ordered by id */
+      statuses: components['schemas']['LeadOption'][];
+    };
     LeadPatchRequest: {
       businessImpactMetrics?: string | null;
       city?: string | null;
@@ -541,8 +686,8 @@ export interface components {
        * @enum {string|null}
        */
       type: 'RESELLER' | 'DISTRIBUTOR' | null;
-      /** @description the users this invite created (D19, D20); only in the invite’s answer */
-      users?: components['schemas']['PartnerUser'][];
+      /** @description the users this invite created (D19, D20) in the invite’s answer; null in the partner listing and read (X9, X10) */
+      users: components['schemas']['PartnerUser'][] | null;
       /** @example null */
       website: string | null;
     };
@@ -732,6 +877,113 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getLeadOptions: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "sources": [
+           *           {
+           *             "id": 3,
+           *             "label": "Trade fair"
+           *           }
+           *         ],
+           *         "statuses": [
+           *           {
+           *             "id": 3,
+           *             "label": "Trade fair"
+           *           }
+           *         ]
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['LeadOptions'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
         };
       };
       /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
@@ -1686,6 +1938,132 @@ export interface operations {
       };
     };
   };
+  getLeadHistory: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the lead; a positive integer in plain digits (D12, D39). */
+        leadId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "action": "CREATED",
+           *           "apiKeyPrefix": "prm_Xb1vQ2",
+           *           "approvalStatusFrom": null,
+           *           "approvalStatusTo": "PENDING",
+           *           "archived": false,
+           *           "at": "2026-01-31T09:30:00.000Z",
+           *           "changedFields": [],
+           *           "comment": null
+           *         }
+           *       ],
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['LeadHistoryEntry'][];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   rejectLead: {
     parameters: {
       query?: never;
@@ -1879,6 +2257,162 @@ export interface operations {
       };
     };
   };
+  listPartners: {
+    parameters: {
+      query?: {
+        /** @description page number, from 0 */
+        page?: number;
+        /** @description partners per page */
+        perPage?: number;
+        /** @description sort key; `companyName` compares the lower-cased names; ties are broken by id in the same direction (X9) Exact case. An unknown value falls back to the default without error. */
+        sortBy?: 'createdAt' | 'companyName' | 'id';
+        /** @description sort direction Case-insensitive. */
+        sortDirection?: 'asc' | 'desc';
+        /** @description literal, case-insensitive prefix of companyName or contactEmailAddress (`%`, `_` and `\` match themselves, X9) */
+        keyword?: string;
+        /** @description only partners of this type (D16) Exact case. */
+        type?: 'RESELLER' | 'DISTRIBUTOR';
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "data": [
+           *           {
+           *             "companyName": "Northwind",
+           *             "companySize": null,
+           *             "contactEmailAddress": "nancy@northwind.example",
+           *             "contactName": "Nancy Davolio",
+           *             "contactPhone": null,
+           *             "contactRole": null,
+           *             "country": null,
+           *             "createdAt": "2026-01-31T09:30:00.000Z",
+           *             "description": null,
+           *             "id": 1,
+           *             "invitedAt": "2026-01-31T09:30:00.000Z",
+           *             "type": "RESELLER",
+           *             "users": [
+           *               {
+           *                 "emailAddress": "andrew@northwind.example",
+           *                 "firstName": "Andrew",
+           *                 "id": 1,
+           *                 "jobTitle": null,
+           *                 "lastActiveAt": null,
+           *                 "lastName": "Fuller",
+           *                 "phoneNumber": null
+           *               }
+           *             ],
+           *             "website": null
+           *           }
+           *         ],
+           *         "page": 0,
+           *         "perPage": 1,
+           *         "totalItems": 0
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: {
+              data: components['schemas']['Partner'][];
+              /** @description the page returned, from 0 */
+              page: number;
+              /** @description the page size asked for */
+              perPage: number;
+              /** @description every item the filters match, on all pages */
+              totalItems: number;
+            };
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
   invitePartner: {
     parameters: {
       query?: never;
@@ -2008,6 +2542,146 @@ export interface operations {
       };
       /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
       422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  getPartner: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the partner; a positive integer in plain digits (D12, D39). */
+        partnerId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "companyName": "Northwind",
+           *         "companySize": null,
+           *         "contactEmailAddress": "nancy@northwind.example",
+           *         "contactName": "Nancy Davolio",
+           *         "contactPhone": null,
+           *         "contactRole": null,
+           *         "country": null,
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "description": null,
+           *         "id": 1,
+           *         "invitedAt": "2026-01-31T09:30:00.000Z",
+           *         "type": "RESELLER",
+           *         "users": [
+           *           {
+           *             "emailAddress": "andrew@northwind.example",
+           *             "firstName": "Andrew",
+           *             "id": 1,
+           *             "jobTitle": null,
+           *             "lastActiveAt": null,
+           *             "lastName": "Fuller",
+           *             "phoneNumber": null
+           *           }
+           *         ],
+           *         "website": null
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Partner'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
         headers: {
           [name: string]: unknown;
         };
