@@ -53,9 +53,10 @@ const HASH = 'ab'.repeat(32);
     expect(before.tables.api_keys!.sql).toMatch(/^CREATE TABLE api_keys/);
     await dataSource.destroy();
 
-    dataSource = await open(migrations);
+    // this migration alone: later ones add tables and columns of their own (X1-X5, X9, X12)
+    dataSource = await open(migrations.slice(0, upTo + 1));
     const applied = await dataSource.runMigrations({ transaction: 'each' });
-    expect(applied.map((m) => m.name)).toEqual(migrations.slice(upTo).map((m) => new m().name));
+    expect(applied.map((m) => m.name)).toEqual(['SqliteQuotedTables1763700000500']);
     const after = await describeDatabase(dataSource);
 
     expect(after.rows).toEqual(before.rows);
