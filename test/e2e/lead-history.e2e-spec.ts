@@ -254,6 +254,25 @@ describe('Lead history (X12)', () => {
       expect(await actions(v.api, lead.id)).toEqual(['CREATED']);
     });
 
+    it('a request replayed for its Idempotency-Key runs nothing, so it adds nothing (X3)', async () => {
+      const v = await vendorWithPartner(t);
+      const lead = await leadOf(v);
+      const toParis = () =>
+        v.api.patch(`/leads/${lead.id}`).set('Idempotency-Key', 'history-1').send({ city: 'Paris' });
+      await toParis().expect(200);
+      await v.api.patch(`/leads/${lead.id}`).send({ city: 'Rome' }).expect(200);
+      const replay = await toParis();
+      expect(replay.status).toBe(200);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const history = await historyOf(v.api, lead.id);
+      expect(history.map((e) => [e.action, e.changedFields])).toEqual([
+        ['CREATED', []],
+        ['UPDATED', ['city']],
+        ['UPDATED', ['city']],
+      ]);
+      expect((await v.api.get(`/leads/${lead.id}`)).body.data.city).toBe('Rome');
+    });
+
     it('a refused request adds nothing: 409, VALIDATION_FAILED, 404 of another vendor', async () => {
       const v = await vendorWithPartner(t);
       const other = await vendorWithPartner(t);
