@@ -29,7 +29,7 @@ export class ContractRecorder {
     // of any script are accepted too (docs/email-addresses.md), so such an address is checked by that rule.
     const ascii = this.ajv.formats.email as RegExp;
     this.ajv.addFormat('email', (value: string) =>
-      /^[\x00-\x7F]*$/.test(value) ? ascii.test(value) : isDeliverableEmailAddress(value),
+      !/[^\x20-\x7E]/.test(value) ? ascii.test(value) : isDeliverableEmailAddress(value),
     );
   }
 
