@@ -8,6 +8,11 @@ import {
   RegisterWebhookUseCase,
   ReplayDeliveryUseCase,
 } from './application/webhook.use-cases';
+import { DeliveryQueue, WebhookSender } from './application/delivery-queue';
+import { WebhookDispatcher } from './application/webhook-dispatcher';
+import { WebhookDispatcherSettings } from './application/webhook-dispatcher.settings';
+import { FetchWebhookSender } from './infrastructure/fetch-webhook-sender';
+import { TypeOrmDeliveryQueue } from './infrastructure/typeorm-delivery-queue';
 import { WebhooksController } from './http/webhooks.controller';
 import { DnsDestinationGuard } from './infrastructure/dns-destination-guard';
 import {
@@ -35,12 +40,16 @@ import {
     { provide: WebhookEvents, useClass: TypeOrmWebhookEvents },
     { provide: WebhookDeliveries, useClass: TypeOrmWebhookDeliveries },
     { provide: DestinationGuard, useClass: DnsDestinationGuard },
+    { provide: WebhookDispatcherSettings, useValue: new WebhookDispatcherSettings() },
+    { provide: DeliveryQueue, useClass: TypeOrmDeliveryQueue },
+    { provide: WebhookSender, useClass: FetchWebhookSender },
+    WebhookDispatcher,
     RegisterWebhookUseCase,
     ListWebhooksUseCase,
     DeleteWebhookUseCase,
     ListDeliveriesUseCase,
     ReplayDeliveryUseCase,
   ],
-  exports: [WebhookEvents],
+  exports: [WebhookEvents, WebhookDispatcher, DeliveryQueue],
 })
 export class WebhooksModule {}

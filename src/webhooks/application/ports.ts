@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../domain/webhook-event-type';
+import type { WebhookEvent } from './webhook-event';
 
 export interface WebhookEndpoint {
   id: number;
@@ -42,7 +42,7 @@ export abstract class WebhookEndpoints {
  * the change it reports, and only when the change changed something.
  */
 export abstract class WebhookEvents {
-  abstract publish(vendorId: number, type: WebhookEventType, data: unknown): Promise<void>;
+  abstract publish(vendorId: number, event: WebhookEvent): Promise<void>;
 }
 
 /** Port: where a url's host resolves to, for the SSRF guard (X16). */

@@ -13,7 +13,9 @@ import {
   WebhookEndpoints,
   WebhookEvents,
 } from '../application/ports';
-import { WebhookEventType, isSubscribed } from '../domain/webhook-event-type';
+import type { WebhookEvent } from '../application/webhook-event';
+import { isSubscribed } from '../domain/webhook-event-type';
+import { webhookData } from '../http/webhook-payload';
 import {
   WebhookDeliveryOrmEntity,
   WebhookEndpointOrmEntity,
@@ -85,7 +87,8 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
     super();
   }
 
-  async publish(vendorId: number, type: WebhookEventType, data: unknown): Promise<void> {
+  async publish(vendorId: number, event: WebhookEvent): Promise<void> {
+    const { type } = event;
     if (!this.db.inTransaction) {
       // Outside a transaction an event could be sent for a change that is later rolled back (X17).
       throw new Error('WebhookEvents.publish must be called inside UnitOfWork.run');
@@ -98,7 +101,7 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
     if (subscribed.length === 0) return;
     const now = this.clock.now();
     const eventId = newEventId();
-    const payload = JSON.stringify({ id: eventId, type, createdAt: now.toISOString(), data });
+    const payload = JSON.stringify({ id: eventId, type, createdAt: now.toISOString(), data: webhookData(event) });
     const inserted = await this.txHost.tx
       .getRepository(WebhookEventOrmEntity)
       .insert({ eventId, vendorId, type, payload, createdAt: now });
