@@ -13,6 +13,7 @@ import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhookDispatcherSettings } from './application/webhook-dispatcher.settings';
 import { FetchWebhookSender } from './infrastructure/fetch-webhook-sender';
 import { TypeOrmDeliveryQueue } from './infrastructure/typeorm-delivery-queue';
+import { WebhookMetrics } from './infrastructure/webhook-metrics';
 import { WebhooksController } from './http/webhooks.controller';
 import { DnsDestinationGuard } from './infrastructure/dns-destination-guard';
 import {
@@ -44,6 +45,7 @@ import {
     { provide: DeliveryQueue, useClass: TypeOrmDeliveryQueue },
     { provide: WebhookSender, useClass: FetchWebhookSender },
     WebhookDispatcher,
+    WebhookMetrics,
     RegisterWebhookUseCase,
     ListWebhooksUseCase,
     DeleteWebhookUseCase,

@@ -1,4 +1,7 @@
 import { TestingModuleBuilder } from '@nestjs/testing';
+import request from 'supertest';
+import { ManagementServer } from '../../src/shared/management/management-server';
+import { openApiDocument } from '../../src/shared/management/openapi';
 import { Webhook } from 'standardwebhooks';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import { Clock } from '../../src/shared/domain/clock';
@@ -206,5 +209,25 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     await createLead(t.http, apiKey, partnerId);
     await deliverAll();
     expect(receiver.received).toEqual([]);
+  });
+
+  it('reports attempts by outcome, the queue depth and the oldest pending age on the management port', async () => {
+    const port = await t.app.get(ManagementServer).start(0, '127.0.0.1', openApiDocument(t.app));
+    const scrape = async () => (await request(`http://127.0.0.1:${port}`).get('/metrics').expect(200)).text;
+    const value = (text: string, series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1]);
+    const { apiKey } = await setup(['lead.created']);
+    const partnerId = await invitePartner(t.http, apiKey);
+    clock.pin('2031-01-01T00:00:00.000Z');
+    await createLead(t.http, apiKey, partnerId);
+    clock.pin('2031-01-01T00:01:00.000Z');
+    let text = await scrape();
+    expect(value(text, 'webhook_deliveries_pending')).toBeGreaterThanOrEqual(1);
+    expect(value(text, 'webhook_oldest_pending_delivery_age_seconds')).toBeGreaterThanOrEqual(60);
+    const delivered = value(text, 'webhook_delivery_attempts_total{outcome="delivered"}');
+    await deliverAll();
+    text = await scrape();
+    expect(value(text, 'webhook_delivery_attempts_total{outcome="delivered"}')).toBe(delivered + 1);
+    expect(value(text, 'webhook_deliveries_pending')).toBe(0);
   });
 });
