@@ -172,6 +172,17 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
     expect(receiver.received).toHaveLength(3);
 
+    // a redirect is not followed (it would reach a destination the SSRF guard never saw): a failed attempt
+    receiver.clear();
+    receiver.statuses = [302];
+    await createLead(t.http, apiKey, partnerId);
+    await deliverAll();
+    [delivery] = await deliveries(api, hook.id);
+    expect(delivery).toMatchObject({ status: 'PENDING', attempts: 1, lastResponseStatus: 302 });
+    expect(receiver.received).toHaveLength(1);
+    clock.pin('2030-01-01T00:00:05.000Z');
+    await deliverAll();
+
     // a receiver that never answers 2xx: FAILED after the 15th attempt
     receiver.clear();
     receiver.statuses = Array<number>(20).fill(500);
