@@ -2,7 +2,8 @@ import { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { DeliveryQueue } from '../../src/webhooks/application/delivery-queue';
-import { WebhookEndpoints } from '../../src/webhooks/application/ports';
+import { WebhookEndpoints, WebhookEvents } from '../../src/webhooks/application/ports';
+import { Partner } from '../../src/partners/domain/partner';
 import { WebhookDispatcherSettings } from '../../src/webhooks/application/webhook-dispatcher.settings';
 import { WebhookDeliveryOrmEntity, WebhookEventOrmEntity } from '../../src/webhooks/infrastructure/webhook.orm-entities';
 import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
@@ -98,4 +99,38 @@ describe('Webhook delivery queue adapter', () => {
     await dataSource.query(`UPDATE webhook_deliveries SET status = 'DELIVERED'`);
     expect(await uow.read(() => queue.stats())).toEqual({ pending: 0, oldestPendingAt: null });
   });
+
+  it('writes an event only inside a transaction, and a rollback takes it back (X17)', async () => {
+    const events = context.get(WebhookEvents);
+    const partner = Partner.invite(
+      {
+        companyName: 'P',
+        description: null,
+        website: null,
+        country: null,
+        companySize: null,
+        contactName: 'C',
+        contactEmailAddress: 'c@p.test',
+        contactPhone: null,
+        contactRole: null,
+        type: null,
+      },
+      new Date(),
+    ).withId(1);
+    const event = { type: 'partner.users_invited' as const, partner, users: [] };
+    const count = async () =>
+      Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM webhook_events`)) as { n: number }[])[0].n);
+    const before = await count();
+    await expect(events.publish(vendor, event)).rejects.toThrow(/inside UnitOfWork.run/);
+    await expect(
+      uow.run(async () => {
+        await events.publish(vendor, event);
+        throw new Error('the change fails after the event was written');
+      }),
+    ).rejects.toThrow('the change fails');
+    expect(await count()).toBe(before);
+    await uow.run(() => events.publish(vendor, event));
+    expect(await count()).toBe(before + 1);
+  });
 });
+
