@@ -89,7 +89,10 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     await api.put(`/leads/${lead.id}/archive`).send({}).expect(200);
     await api.put(`/leads/${lead.id}/archive`).send({}).expect(200); // nothing changed
     const emailAddress = `${unique('u')}@p.test`;
-    await api.post(`/partners/${partnerId}/users`).send({ users: [{ firstName: 'U', emailAddress }] }).expect(200);
+    await api
+      .post(`/partners/${partnerId}/users`)
+      .send({ users: [{ firstName: 'U', emailAddress }] })
+      .expect(200);
     await api.post(`/partners/${partnerId}/reinvite`).send({ emailAddress }).expect(200);
 
     await deliverAll();
@@ -103,8 +106,15 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
       'partner.reinvited',
     ]);
     const byType = Object.fromEntries(receiver.received.map((r) => [r.json.type, r.json]));
-    expect(byType['lead.created'].data).toMatchObject({ id: lead.id, firstName: 'Ada', emailAddress: lead.emailAddress });
-    expect(byType['lead.updated'].data).toMatchObject({ firstName: 'Grace', changedFields: ['firstName', 'city'] });
+    expect(byType['lead.created'].data).toMatchObject({
+      id: lead.id,
+      firstName: 'Ada',
+      emailAddress: lead.emailAddress,
+    });
+    expect(byType['lead.updated'].data).toMatchObject({
+      firstName: 'Grace',
+      changedFields: ['firstName', 'city'],
+    });
     expect(byType['lead.approved'].data).toMatchObject({
       id: lead.id,
       approvalStatus: 'APPROVED',
@@ -124,7 +134,9 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     const list = await deliveries(api, hook.id);
     expect(list).toHaveLength(7);
     expect(list.map((d) => d.type)).toEqual([...receiver.types()].reverse()); // newest first
-    expect(list.every((d) => d.status === 'DELIVERED' && d.attempts === 1 && d.lastResponseStatus === 200)).toBe(true);
+    expect(
+      list.every((d) => d.status === 'DELIVERED' && d.attempts === 1 && d.lastResponseStatus === 200),
+    ).toBe(true);
     expect(list[0].nextAttemptAt).toBeNull();
   });
 
@@ -136,7 +148,11 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     const body = leadBody();
     const key = unique('idem');
     await api.post(`/partners/${partnerId}/leads`).set('Idempotency-Key', key).send(body).expect(200);
-    const replay = await api.post(`/partners/${partnerId}/leads`).set('Idempotency-Key', key).send(body).expect(200);
+    const replay = await api
+      .post(`/partners/${partnerId}/leads`)
+      .set('Idempotency-Key', key)
+      .send(body)
+      .expect(200);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     await deliverAll();
     expect(receiver.types()).toEqual(['lead.created']);
@@ -192,7 +208,12 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
       await deliverAll();
     }
     [delivery] = await deliveries(api, hook.id);
-    expect(delivery).toMatchObject({ status: 'FAILED', attempts: 15, lastResponseStatus: 500, nextAttemptAt: null });
+    expect(delivery).toMatchObject({
+      status: 'FAILED',
+      attempts: 15,
+      lastResponseStatus: 500,
+      nextAttemptAt: null,
+    });
     expect(receiver.received).toHaveLength(15);
   });
 
@@ -203,12 +224,19 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     await deliverAll();
     const [first] = await deliveries(api, hook.id);
     const replayed = await api.post(`/webhooks/${hook.id}/deliveries/${first.id}/replay`).expect(200);
-    expect(replayed.body.data).toMatchObject({ eventId: first.eventId, type: 'lead.created', status: 'PENDING', attempts: 0 });
+    expect(replayed.body.data).toMatchObject({
+      eventId: first.eventId,
+      type: 'lead.created',
+      status: 'PENDING',
+      attempts: 0,
+    });
     await deliverAll();
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([first.eventId, first.eventId]);
     expect(receiver.received[0].body).toBe(receiver.received[1].body);
     const other = await setup();
-    await vendorApi(t.http, other.apiKey).post(`/webhooks/${hook.id}/deliveries/${first.id}/replay`).expect(404);
+    await vendorApi(t.http, other.apiKey)
+      .post(`/webhooks/${hook.id}/deliveries/${first.id}/replay`)
+      .expect(404);
     await api.post(`/webhooks/${hook.id}/deliveries/999999999/replay`).expect(404);
   });
 

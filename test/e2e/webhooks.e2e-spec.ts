@@ -94,22 +94,32 @@ describe('Webhook endpoints (X16)', () => {
     'http://[::ffff:127.0.0.1]/hook',
   ])('refuses %s unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (SSRF)', async (url) => {
     const api = await vendor(guarded);
-    const res = await api.post('/webhooks').send({ url, events: ['*'] }).expect(400);
+    const res = await api
+      .post('/webhooks')
+      .send({ url, events: ['*'] })
+      .expect(400);
     expect(res.body.message).toBe('VALIDATION_FAILED');
     expect(errorFields(res.body)).toEqual(['url']);
   });
 
   it('accepts a public address when private networks are refused', async () => {
     const api = await vendor(guarded);
-    await api.post('/webhooks').send({ url: 'https://93.184.216.34/hook', events: ['*'] }).expect(200);
+    await api
+      .post('/webhooks')
+      .send({ url: 'https://93.184.216.34/hook', events: ['*'] })
+      .expect(200);
   });
 
   it('deletes an endpoint; another vendor’s, or a deleted one, is 404', async () => {
     const mine = await createVendor(t.app);
     const theirs = await createVendor(t.app);
     const api = vendorApi(t.http, mine.apiKey);
-    const id = (await api.post('/webhooks').send({ url: 'https://hooks.example.com/d', events: ['*'] }).expect(200))
-      .body.data.id as number;
+    const id = (
+      await api
+        .post('/webhooks')
+        .send({ url: 'https://hooks.example.com/d', events: ['*'] })
+        .expect(200)
+    ).body.data.id as number;
     const remove = (apiKey: string, webhookId: number | string = id) =>
       t.http.delete(`/api/v1/vendors/webhooks/${webhookId}`).set('X-API-KEY', apiKey);
     const foreign = await remove(theirs.apiKey).expect(404);

@@ -5,7 +5,10 @@ import { DeliveryQueue } from '../../src/webhooks/application/delivery-queue';
 import { WebhookEndpoints, WebhookEvents } from '../../src/webhooks/application/ports';
 import { Partner } from '../../src/partners/domain/partner';
 import { WebhookDispatcherSettings } from '../../src/webhooks/application/webhook-dispatcher.settings';
-import { WebhookDeliveryOrmEntity, WebhookEventOrmEntity } from '../../src/webhooks/infrastructure/webhook.orm-entities';
+import {
+  WebhookDeliveryOrmEntity,
+  WebhookEventOrmEntity,
+} from '../../src/webhooks/infrastructure/webhook.orm-entities';
 import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module';
@@ -27,7 +30,9 @@ describe('Webhook delivery queue adapter', () => {
     context = await createTestContext([WebhooksModule, VendorsModule], {
       env: { DATABASE_URL: db.url },
       override: (b) =>
-        b.overrideProvider(WebhookDispatcherSettings).useValue(new WebhookDispatcherSettings({ autoStart: false })),
+        b
+          .overrideProvider(WebhookDispatcherSettings)
+          .useValue(new WebhookDispatcherSettings({ autoStart: false })),
     });
     uow = context.get(UnitOfWork);
     queue = context.get(DeliveryQueue);
@@ -133,4 +138,3 @@ describe('Webhook delivery queue adapter', () => {
     expect(await count()).toBe(before + 1);
   });
 });
-

@@ -28,7 +28,12 @@ export interface QueueStats {
  */
 export abstract class DeliveryQueue {
   /** Leases up to `limit` due deliveries of live endpoints until `leaseUntil` under `leaseToken`. */
-  abstract claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedDelivery[]>;
+  abstract claimDue(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    leaseToken: string,
+  ): Promise<ClaimedDelivery[]>;
   abstract markDelivered(id: number, outcome: AttemptOutcome): Promise<void>;
   abstract markRetry(id: number, outcome: AttemptOutcome, nextAttemptAt: Date, error: string): Promise<void>;
   abstract markFailed(id: number, outcome: AttemptOutcome, error: string): Promise<void>;
@@ -38,5 +43,10 @@ export abstract class DeliveryQueue {
 
 /** Port: one HTTP POST to a receiver (X18). Resolves with the status, rejects when none came. */
 export abstract class WebhookSender {
-  abstract post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number>;
+  abstract post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs: number,
+  ): Promise<number>;
 }

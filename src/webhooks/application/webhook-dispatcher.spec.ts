@@ -22,7 +22,14 @@ class OneDeliveryQueue extends DeliveryQueue {
     if (this.given) return Promise.resolve([]);
     this.given = true;
     return Promise.resolve([
-      { id: 1, attempts: 0, url: 'https://hooks.example.com/x', secret: 'whsec_AAAA', eventId: 'evt_1', payload: '{}' },
+      {
+        id: 1,
+        attempts: 0,
+        url: 'https://hooks.example.com/x',
+        secret: 'whsec_AAAA',
+        eventId: 'evt_1',
+        payload: '{}',
+      },
     ]);
   }
   markDelivered(): Promise<void> {

@@ -142,10 +142,14 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
     if (outcome.attempts >= MAX_ATTEMPTS) {
       await this.uow.run(() => this.queue.markFailed(delivery.id, outcome, error));
-      this.logger.warn(`giving up on webhook delivery ${delivery.id} after ${outcome.attempts} attempts: ${error}`);
+      this.logger.warn(
+        `giving up on webhook delivery ${delivery.id} after ${outcome.attempts} attempts: ${error}`,
+      );
       return 'failed';
     }
-    const next = new Date(outcome.at.getTime() + retryDelay(this.config.webhooks.retryBaseMs, outcome.attempts));
+    const next = new Date(
+      outcome.at.getTime() + retryDelay(this.config.webhooks.retryBaseMs, outcome.attempts),
+    );
     await this.uow.run(() => this.queue.markRetry(delivery.id, outcome, next, error));
     return 'retried';
   }

@@ -6,7 +6,13 @@ import { NotFoundError, ValidationError } from '../../shared/domain/domain-error
 import { urlProblem } from '../domain/destination';
 import { newWebhookSecret } from '../domain/signature';
 import { ALL_EVENTS } from '../domain/webhook-event-type';
-import { DestinationGuard, WebhookDeliveries, WebhookDelivery, WebhookEndpoint, WebhookEndpoints } from './ports';
+import {
+  DestinationGuard,
+  WebhookDeliveries,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpoints,
+} from './ports';
 
 export interface RegisterWebhookCommand {
   url: string;

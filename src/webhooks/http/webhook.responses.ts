@@ -41,7 +41,10 @@ export class RegisteredWebhookResponse extends WebhookResponse {
 @ApiSchema({ name: 'WebhookDelivery' })
 export class WebhookDeliveryResponse {
   @IdField() id!: number;
-  @TextField({ description: 'the event id, sent as `webhook-id`', example: 'evt_0f8e3c1b9a2d4e5f8a7b6c5d4e3f2a1b' })
+  @TextField({
+    description: 'the event id, sent as `webhook-id`',
+    example: 'evt_0f8e3c1b9a2d4e5f8a7b6c5d4e3f2a1b',
+  })
   eventId!: string;
   @EnumField(WEBHOOK_EVENT_TYPES) type!: string;
   @EnumField(['PENDING', 'DELIVERED', 'FAILED']) status!: string;

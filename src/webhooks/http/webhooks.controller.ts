@@ -45,7 +45,8 @@ export class WebhooksController {
   @Post()
   async register(
     @CurrentVendor() vendorId: number,
-    @ValidInput({ body: { type: RegisterWebhookBody } }) input: Input<undefined, undefined, RegisterWebhookBody>,
+    @ValidInput({ body: { type: RegisterWebhookBody } })
+    input: Input<undefined, undefined, RegisterWebhookBody>,
   ): Promise<RegisteredWebhookResponse> {
     const endpoint = await this.registerWebhook.execute(vendorId, {
       url: input.body.url,

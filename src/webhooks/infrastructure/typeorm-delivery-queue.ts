@@ -104,7 +104,12 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
   async markFailed(id: number, outcome: AttemptOutcome, error: string): Promise<void> {
     await this.rows.update(
       { id },
-      { ...this.attempted(outcome), status: 'FAILED', nextAttemptAt: null, lastError: error.slice(0, MAX_ERROR_LENGTH) },
+      {
+        ...this.attempted(outcome),
+        status: 'FAILED',
+        nextAttemptAt: null,
+        lastError: error.slice(0, MAX_ERROR_LENGTH),
+      },
     );
   }
 

@@ -66,7 +66,13 @@ export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
       .getRepository(WebhookDeliveryOrmEntity)
       .update(
         { endpointId: id, status: 'PENDING' },
-        { status: 'FAILED', nextAttemptAt: null, lockedUntil: null, leaseToken: null, lastError: 'endpoint deleted' },
+        {
+          status: 'FAILED',
+          nextAttemptAt: null,
+          lockedUntil: null,
+          leaseToken: null,
+          lastError: 'endpoint deleted',
+        },
       );
   }
 }
@@ -101,7 +107,12 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
     if (subscribed.length === 0) return;
     const now = this.clock.now();
     const eventId = newEventId();
-    const payload = JSON.stringify({ id: eventId, type, createdAt: now.toISOString(), data: webhookData(event) });
+    const payload = JSON.stringify({
+      id: eventId,
+      type,
+      createdAt: now.toISOString(),
+      data: webhookData(event),
+    });
     const inserted = await this.txHost.tx
       .getRepository(WebhookEventOrmEntity)
       .insert({ eventId, vendorId, type, payload, createdAt: now });

@@ -32,14 +32,16 @@ export class WebhookMetrics implements OnModuleInit {
     });
     for (const outcome of ['delivered', 'retried', 'failed'] as const) attempts.inc({ outcome }, 0);
     this.dispatcher.onOutcome((outcome) => attempts.inc({ outcome }));
-    const stats = () => this.uow.read(() => this.queue.stats());
+    // A database that does not answer leaves the gauges as they were: /metrics must not fail with it.
+    const stats = () => this.uow.read(() => this.queue.stats()).catch(() => undefined);
     const clock = this.clock;
     new Gauge({
       name: 'webhook_deliveries_pending',
       help: 'Webhook deliveries waiting for an attempt (queue depth)',
       registers,
       async collect() {
-        this.set((await stats()).pending);
+        const current = await stats();
+        if (current) this.set(current.pending);
       },
     });
     new Gauge({
@@ -47,8 +49,10 @@ export class WebhookMetrics implements OnModuleInit {
       help: 'Age of the oldest pending webhook delivery, 0 when none is pending',
       registers,
       async collect() {
-        const { oldestPendingAt } = await stats();
-        this.set(oldestPendingAt ? Math.max(0, (clock.now().getTime() - oldestPendingAt.getTime()) / 1000) : 0);
+        const current = await stats();
+        if (!current) return;
+        const oldest = current.oldestPendingAt;
+        this.set(oldest ? Math.max(0, (clock.now().getTime() - oldest.getTime()) / 1000) : 0);
       },
     });
   }
