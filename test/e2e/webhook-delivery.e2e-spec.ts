@@ -238,6 +238,7 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
       .post(`/webhooks/${hook.id}/deliveries/${first.id}/replay`)
       .expect(404);
     await api.post(`/webhooks/${hook.id}/deliveries/999999999/replay`).expect(404);
+    await vendorApi(t.http, other.apiKey).get(`/webhooks/${hook.id}/deliveries`).expect(404);
   });
 
   it('delivers nothing more to a deleted endpoint', async () => {
