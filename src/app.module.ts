@@ -9,6 +9,7 @@ import { loggingModule } from './shared/logging.module';
 import { ManagementModule } from './shared/management/management.module';
 import { SharedModule } from './shared/shared.module';
 import { VendorsModule } from './vendors/vendors.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The server: every business module plus logging and the management endpoints. */
 @Module({
@@ -23,6 +24,7 @@ import { VendorsModule } from './vendors/vendors.module';
     ContactsModule,
     MailModule,
     IdempotencyModule,
+    WebhooksModule,
   ],
 })
 export class AppModule {}

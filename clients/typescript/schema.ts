@@ -285,6 +285,90 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/vendors/webhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the vendor’s webhook endpoints
+     * @description Every endpoint of the caller’s vendor not deleted, oldest first, without secrets (X16).
+     */
+    get: operations['listWebhooks'];
+    put?: never;
+    /**
+     * Register a webhook endpoint
+     * @description Registers an endpoint that receives the vendor’s events (X16, X17) as signed POSTs (X18). `secret` is in this answer only. A `url` that is not http(s), or whose host is or resolves to a loopback, private or link-local address, is VALIDATION_FAILED naming `url` unless the service runs with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true; an unknown event name is VALIDATION_FAILED naming `events`.
+     */
+    post: operations['registerWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/vendors/webhooks/{webhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Delete a webhook endpoint
+     * @description Nothing more is delivered to it: its pending deliveries become FAILED (X16). Another vendor’s endpoint, or one deleted already, is 404.
+     */
+    delete: operations['deleteWebhook'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/vendors/webhooks/{webhookId}/deliveries': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an endpoint’s deliveries
+     * @description The latest 100 deliveries to the endpoint, newest first (X19).
+     */
+    get: operations['listWebhookDeliveries'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/vendors/webhooks/{webhookId}/deliveries/{deliveryId}/replay': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a delivery’s event again
+     * @description Queues the delivery’s event to the endpoint again, as a new PENDING delivery with the same event id (`webhook-id`), and answers with that delivery (X19).
+     */
+    post: operations['replayWebhookDelivery'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -728,6 +812,72 @@ export interface components {
       lastName?: string | null;
       phoneNumber?: string | null;
     };
+    RegisterWebhookRequest: {
+      /** @example CRM sync */
+      description?: string | null;
+      /**
+       * @description the event types to receive (X17), or ["*"] for all
+       * @example [
+       *       "lead.approved",
+       *       "lead.rejected"
+       *     ]
+       */
+      events: (
+        | 'partner.invited'
+        | 'partner.users_invited'
+        | 'partner.reinvited'
+        | 'lead.created'
+        | 'lead.updated'
+        | 'lead.approved'
+        | 'lead.rejected'
+        | 'lead.archived'
+        | '*'
+      )[];
+      /**
+       * @description http or https; a host in a loopback, private or link-local range, or resolving to one, is refused unless WEBHOOK_ALLOW_PRIVATE_NETWORKS=true (docs/webhooks.md)
+       * @example https://hooks.example.com/prm
+       */
+      url: string;
+    };
+    RegisteredWebhook: {
+      /**
+       * Format: date-time
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      createdAt: string;
+      /** @example null */
+      description: string | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      disabledAt: string | null;
+      /**
+       * @example [
+       *       "lead.approved"
+       *     ]
+       */
+      events: (
+        | 'partner.invited'
+        | 'partner.users_invited'
+        | 'partner.reinvited'
+        | 'lead.created'
+        | 'lead.updated'
+        | 'lead.approved'
+        | 'lead.rejected'
+        | 'lead.archived'
+        | '*'
+      )[];
+      /** @example 1 */
+      id: number;
+      /**
+       * @description `whsec_` + base64 of 24 random bytes; shown in this answer only (X16, X18)
+       * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+       */
+      secret: string;
+      /** @example https://hooks.example.com/prm */
+      url: string;
+    };
     ReinvitePartnerRequest: {
       /**
        * Format: email
@@ -738,6 +888,81 @@ export interface components {
     };
     RejectLeadRequest: {
       comment?: string | null;
+    };
+    Webhook: {
+      /**
+       * Format: date-time
+       * @example 2026-01-31T09:30:00.000Z
+       */
+      createdAt: string;
+      /** @example null */
+      description: string | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      disabledAt: string | null;
+      /**
+       * @example [
+       *       "lead.approved"
+       *     ]
+       */
+      events: (
+        | 'partner.invited'
+        | 'partner.users_invited'
+        | 'partner.reinvited'
+        | 'lead.created'
+        | 'lead.updated'
+        | 'lead.approved'
+        | 'lead.rejected'
+        | 'lead.archived'
+        | '*'
+      )[];
+      /** @example 1 */
+      id: number;
+      /** @example https://hooks.example.com/prm */
+      url: string;
+    };
+    WebhookDelivery: {
+      /** @example 1 */
+      attempts: number;
+      /**
+       * @description the event id, sent as `webhook-id`
+       * @example evt_0f8e3c1b9a2d4e5f8a7b6c5d4e3f2a1b
+       */
+      eventId: string;
+      /** @example 1 */
+      id: number;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      lastAttemptAt: string | null;
+      /** @example 200 */
+      lastResponseStatus: number | null;
+      /**
+       * Format: date-time
+       * @example null
+       */
+      nextAttemptAt: string | null;
+      /**
+       * @example PENDING
+       * @enum {string}
+       */
+      status: 'PENDING' | 'DELIVERED' | 'FAILED';
+      /**
+       * @example partner.invited
+       * @enum {string}
+       */
+      type:
+        | 'partner.invited'
+        | 'partner.users_invited'
+        | 'partner.reinvited'
+        | 'lead.created'
+        | 'lead.updated'
+        | 'lead.approved'
+        | 'lead.rejected'
+        | 'lead.archived';
     };
   };
   responses: never;
@@ -3637,6 +3862,685 @@ export interface operations {
            */
           'application/json': {
             data: components['schemas']['PartnerUser'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "createdAt": "2026-01-31T09:30:00.000Z",
+           *           "description": null,
+           *           "disabledAt": null,
+           *           "events": [
+           *             "lead.approved"
+           *           ],
+           *           "id": 1,
+           *           "url": "https://hooks.example.com/prm"
+           *         }
+           *       ],
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['Webhook'][];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  registerWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RegisterWebhookRequest'];
+      };
+    };
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "createdAt": "2026-01-31T09:30:00.000Z",
+           *         "description": null,
+           *         "disabledAt": null,
+           *         "events": [
+           *           "lead.approved"
+           *         ],
+           *         "id": 1,
+           *         "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
+           *         "url": "https://hooks.example.com/prm"
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['RegisteredWebhook'];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description The body did not arrive within the request timeout. */
+      408: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_IN_USE: a request with the same Idempotency-Key is still running; nothing ran (X4). */
+      409: {
+        headers: {
+          /** @description seconds to wait before retrying (IDEMPOTENCY_KEY_IN_USE) */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The body is larger than 1 MiB (D6). */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used within 24 hours for a request with another method, path or body; nothing ran (X4). */
+      422: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the webhook endpoint; a positive integer in plain digits (D12, D39). */
+        webhookId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": null,
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            /**
+             * @description always null
+             * @enum {object|null}
+             */
+            data: never | null;
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  listWebhookDeliveries: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description the webhook endpoint; a positive integer in plain digits (D12, D39). */
+        webhookId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "attempts": 1,
+           *           "eventId": "evt_0f8e3c1b9a2d4e5f8a7b6c5d4e3f2a1b",
+           *           "id": 1,
+           *           "lastAttemptAt": null,
+           *           "lastResponseStatus": 200,
+           *           "nextAttemptAt": null,
+           *           "status": "PENDING",
+           *           "type": "partner.invited"
+           *         }
+           *       ],
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['WebhookDelivery'][];
+            /**
+             * @description null for this operation (D3)
+             * @enum {string|null}
+             */
+            message: null;
+            /** @enum {boolean} */
+            success: true;
+            /**
+             * Format: date-time
+             * @description time of the response (D1)
+             */
+            timestamp: string;
+          };
+        };
+      };
+      /** @description The request is not acceptable; `message` says why and `errors` names the fields. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The X-API-KEY header is missing, or the key is unknown or revoked (D7, D8). */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AuthError'];
+        };
+      };
+      /** @description Not found for the caller’s vendor. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description Too many requests; nothing ran. Retry after `Retry-After` seconds. Per vendor (X6, standard shape), or, before any key was accepted, too many failed authentications from this address (X8, authentication shape). */
+      429: {
+        headers: {
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'] | components['schemas']['AuthError'];
+        };
+      };
+      /** @description A fault of the service. Nothing was committed; the request id is in the log. */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+      /** @description The database is busy or did not answer in time. Nothing was committed; retry after the Retry-After seconds. */
+      503: {
+        headers: {
+          /** @description seconds to wait before retrying */
+          'Retry-After'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
+    };
+  };
+  replayWebhookDelivery: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Makes the request safe to retry (X1-X5, docs/idempotency.md): 1 to 255 visible ASCII characters, unique per vendor for 24 hours. A retry with the same key, method, path and body gets the stored answer with `Idempotent-Replayed: true` and runs nothing again. An invalid value is VALIDATION_FAILED naming `Idempotency-Key`. */
+        'Idempotency-Key'?: string;
+      };
+      path: {
+        /** @description the webhook endpoint; a positive integer in plain digits (D12, D39). */
+        webhookId: number;
+        /** @description the delivery; a positive integer in plain digits (D12, D39). */
+        deliveryId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Done. Every successful answer is 200, for POST too, in the success envelope (D1, D3). */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request with the same `Idempotency-Key` (X3): nothing ran again. Absent otherwise. */
+          'Idempotent-Replayed'?: 'true';
+          /** @description requests the vendor may make per minute (X6) */
+          'RateLimit-Limit'?: number;
+          /** @description requests left in the current window */
+          'RateLimit-Remaining'?: number;
+          /** @description seconds until the window frees capacity */
+          'RateLimit-Reset'?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "attempts": 1,
+           *         "eventId": "evt_0f8e3c1b9a2d4e5f8a7b6c5d4e3f2a1b",
+           *         "id": 1,
+           *         "lastAttemptAt": null,
+           *         "lastResponseStatus": 200,
+           *         "nextAttemptAt": null,
+           *         "status": "PENDING",
+           *         "type": "partner.invited"
+           *       },
+           *       "message": null,
+           *       "success": true,
+           *       "timestamp": "2026-01-31T09:30:00.000Z"
+           *     }
+           */
+          'application/json': {
+            data: components['schemas']['WebhookDelivery'];
             /**
              * @description null for this operation (D3)
              * @enum {string|null}

@@ -115,4 +115,14 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
       redisKeyPrefix: 'staging:',
     });
   });
+
+  it('reads the webhook settings (X16, X18): private networks refused and a 30 s retry base by default', () => {
+    expect(parseConfig({}).webhooks).toEqual({ allowPrivateNetworks: false, retryBaseMs: 30_000 });
+    expect(
+      parseConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_BASE_MS: '1' }).webhooks,
+    ).toEqual({ allowPrivateNetworks: true, retryBaseMs: 1 });
+    expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+    expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '0' })).toThrow(/WEBHOOK_RETRY_BASE_MS/);
+  });
 });
+

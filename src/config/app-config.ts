@@ -72,8 +72,24 @@ export class AppConfig {
     readonly managementHost: string = '127.0.0.1',
     /** CORS_ORIGINS, RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, REDIS_URL */
     readonly edge: EdgeProtection = DEFAULT_EDGE_PROTECTION,
+    /** X16, X18: WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_RETRY_BASE_MS */
+    readonly webhooks: WebhookConfig = DEFAULT_WEBHOOK_CONFIG,
   ) {}
 }
+
+/** Outgoing webhooks (X16-X19, docs/webhooks.md). */
+export interface WebhookConfig {
+  /** SSRF guard (X16): false refuses destinations in loopback, private and link-local ranges */
+  allowPrivateNetworks: boolean;
+  /** first retry delay; the whole schedule scales with it (X18, docs/webhooks.md) */
+  retryBaseMs: number;
+}
+
+export const DEFAULT_WEBHOOK_CONFIG: WebhookConfig = {
+  allowPrivateNetworks: false,
+  retryBaseMs: 30_000,
+};
+
 
 /** A configuration value that cannot be used; the message names the variable and fits on one line. */
 export class ConfigError extends Error {
@@ -249,5 +265,9 @@ export function parseConfig(env: Env): AppConfig {
     integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
     read(env, 'MANAGEMENT_HOST') ?? '127.0.0.1',
     edgeProtection(env),
+    {
+      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', DEFAULT_WEBHOOK_CONFIG.allowPrivateNetworks),
+      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1, 3_600_000) ?? DEFAULT_WEBHOOK_CONFIG.retryBaseMs,
+    },
   );
 }

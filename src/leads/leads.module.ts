@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContactsModule } from '../contacts/contacts.module';
 import { PartnersModule } from '../partners/partners.module';
 import { VendorsModule } from '../vendors/vendors.module';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { LeadOptionCheck } from './application/lead-option-check';
 import { LeadOptionInputCheck } from './http/lead-option.input-check';
 import { LeadHistory } from './application/lead-history';
@@ -28,6 +29,7 @@ import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository'
     PartnersModule,
     VendorsModule,
     ContactsModule,
+    WebhooksModule,
   ],
   controllers: [PartnerLeadsController, LeadsController],
   providers: [

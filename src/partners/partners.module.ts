@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MailModule } from '../mail/mail.module';
 import { AcceptInvitationUseCase } from './application/accept-invitation.use-case';
@@ -46,6 +47,7 @@ import { PartnerAccessModule } from './partner-access.module';
       InvitationOrmEntity,
     ]),
     MailModule,
+    WebhooksModule,
     PartnerAccessModule,
   ],
   controllers: [PartnersController, InvitationsController, PartnerUserActivityController],

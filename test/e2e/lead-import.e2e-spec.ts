@@ -49,7 +49,8 @@ describe('leads:import (X13)', () => {
     process.env.DATABASE_URL = scratch.url;
     process.env.LOG_LEVEL = 'silent';
     delete process.env.MIGRATIONS_RUN;
-    t = await createTestApp({ env: { DATABASE_URL: scratch.url } });
+    // webhooks to a local address: the test of the import's events registers one (docs/webhooks.md)
+    t = await createTestApp({ env: { DATABASE_URL: scratch.url, WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' } });
     dir = mkdtempSync(join(tmpdir(), 'prm-import-'));
   });
   afterAll(async () => {
@@ -202,6 +203,19 @@ describe('leads:import (X13)', () => {
       submittedByType: 'API',
       isDuplicate: false,
     });
+  });
+
+  it('sends no lead.created webhook for imported leads (docs/webhooks.md: the import is not an API change)', async () => {
+    const owner = await vendorWithPartner(t);
+    const hook = await owner.api.post('/webhooks').send({ url: 'http://127.0.0.1:9/hook', events: ['lead.created'] });
+    expect(hook.status).toBe(200);
+    const run = await importInto(owner, file('leads.ndjson', ndjson(lead(), lead())));
+    expect(run.summary.imported).toBe(2);
+    const [row] = await t.app
+      .get(DataSource)
+      .query('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE endpoint_id = ?', [hook.body.data.id]);
+    expect(Number(row.n)).toBe(0);
+    await t.http.delete(`/api/v1/vendors/webhooks/${hook.body.data.id}`).set('X-API-KEY', owner.apiKey).expect(200);
   });
 
   it('an imported lead reads exactly like one created over the API (D26)', async () => {

@@ -10,6 +10,7 @@ import { contactFromLead } from './contact-from-lead';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadApproval, LeadView, LeadViews } from './lead-views';
+import { WebhookEvents } from '../../webhooks/application/ports';
 
 /**
  * The three state operations load the lead with a row lock (SELECT ... FOR UPDATE on MySQL, the
@@ -48,6 +49,7 @@ export class ApproveLeadUseCase {
     private readonly history: LeadHistory,
     private readonly contacts: ContactRepository,
     private readonly views: LeadViews,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(actor: Actor, leadId: number): Promise<LeadApproval> {
@@ -55,12 +57,16 @@ export class ApproveLeadUseCase {
       const lead = await lockedLead(this.leads, actor.vendorId, leadId);
       const now = this.clock.now();
       lead.approve(now);
+      const changed = lead.changes.length > 0;
       await saveChanged(this.leads, this.history, lead, actor);
       // On a retry the contact exists; insertOnce also covers an approved lead without one.
       const contact =
         (await this.contacts.findByLead(leadId)) ??
         (await this.contacts.insertOnce(contactFromLead(lead, now)));
-      return { lead: await this.views.one(lead), contactId: contact.id! };
+      const approval = { lead: await this.views.one(lead), contactId: contact.id! };
+      // X17: an approve of an approved lead (D32) changed nothing and sends nothing
+      if (changed) await this.events.publish(actor.vendorId, { type: 'lead.approved', ...approval });
+      return approval;
     });
   }
 }
@@ -74,14 +80,19 @@ export class RejectLeadUseCase {
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
     private readonly views: LeadViews,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(actor: Actor, leadId: number, comment: string | null): Promise<LeadView> {
     return this.uow.run(async () => {
       const lead = await lockedLead(this.leads, actor.vendorId, leadId);
       lead.reject(comment, this.clock.now());
+      const changed = lead.changes.length > 0;
       await saveChanged(this.leads, this.history, lead, actor);
-      return this.views.one(lead);
+      const view = await this.views.one(lead);
+      // X17: only when the operation changed the lead (D32, D34)
+      if (changed) await this.events.publish(actor.vendorId, { type: 'lead.rejected', lead: view });
+      return view;
     });
   }
 }
@@ -95,14 +106,19 @@ export class ArchiveLeadUseCase {
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
     private readonly views: LeadViews,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(actor: Actor, leadId: number): Promise<LeadView> {
     return this.uow.run(async () => {
       const lead = await lockedLead(this.leads, actor.vendorId, leadId);
       lead.archive(this.clock.now());
+      const changed = lead.changes.length > 0;
       await saveChanged(this.leads, this.history, lead, actor);
-      return this.views.one(lead);
+      const view = await this.views.one(lead);
+      // X17: only when the operation changed the lead (D32, D34)
+      if (changed) await this.events.publish(actor.vendorId, { type: 'lead.archived', lead: view });
+      return view;
     });
   }
 }

@@ -11,6 +11,7 @@ import { LeadHistory } from './lead-history';
 import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
+import { WebhookEvents } from '../../webhooks/application/ports';
 
 /** D27, shared with the bulk import so both answer a duplicate alike. */
 export const emailTaken = () =>
@@ -30,6 +31,7 @@ export class CreateLeadUseCase {
     private readonly history: LeadHistory,
     private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(actor: Actor, partnerId: number, details: Partial<LeadDetails>): Promise<LeadView> {
@@ -42,7 +44,10 @@ export class CreateLeadUseCase {
       if (await this.leads.emailTaken(vendorId, partnerId, lead.emailNormalized)) throw emailTaken();
       await this.leads.insert(lead);
       await this.history.append(historyEntries(lead.id!, lead.changes, actor.apiKeyPrefix));
-      return this.views.one(lead);
+      const view = await this.views.one(lead);
+      // X17: in the transaction of the change, next to its history entry
+      await this.events.publish(vendorId, { type: 'lead.created', lead: view });
+      return view;
     });
   }
 }
@@ -57,6 +62,7 @@ abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
     private readonly history: LeadHistory,
     private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
+    private readonly events: WebhookEvents,
   ) {}
 
   protected abstract apply(lead: Lead, input: I, now: Date): boolean;
@@ -80,6 +86,11 @@ abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
           throw emailTaken();
         }
         await this.leads.update(lead);
+        const view = await this.views.one(lead);
+        // X17: only a write that changed something; the fields are those of its history entry (X12)
+        const changedFields = lead.changes.flatMap((change) => change.changedFields);
+        await this.events.publish(vendorId, { type: 'lead.updated', lead: view, changedFields });
+        return view;
       }
       return this.views.one(lead);
     });

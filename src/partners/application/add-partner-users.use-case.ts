@@ -6,6 +6,7 @@ import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partn
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
+import { WebhookEvents } from '../../webhooks/application/ports';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
 /** docs/api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
@@ -17,6 +18,7 @@ export class AddPartnerUsersUseCase {
     private readonly partners: PartnerRepository,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(vendorId: number, partnerId: number, requested: PartnerUserRequest[]): Promise<PartnerUser[]> {
@@ -30,6 +32,12 @@ export class AddPartnerUsersUseCase {
         const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partnerId, r, now)));
         await this.partners.recordInvitedAt(partnerId, now);
         await this.inviter.invite(vendorId, partner, created);
+        // X17: in the transaction that queues the invite emails
+        await this.events.publish(vendorId, {
+          type: 'partner.users_invited',
+          partner: partner.invitedNow(now),
+          users: created,
+        });
         return created;
       },
       (conflict) =>

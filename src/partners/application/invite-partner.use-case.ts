@@ -8,6 +8,7 @@ import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '.
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
+import { WebhookEvents } from '../../webhooks/application/ports';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
 export interface InvitePartnerInput {
@@ -31,6 +32,7 @@ export class InvitePartnerUseCase {
     private readonly partners: PartnerRepository,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(vendorId: number, input: InvitePartnerInput): Promise<InvitePartnerResult> {
@@ -59,6 +61,8 @@ export class InvitePartnerUseCase {
     await this.partners.connect(vendorId, partner, now);
     const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
     await this.inviter.invite(vendorId, partner, created);
+    // X17: in the transaction that queues the invite emails
+    await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });
     return { partner, users: created };
   }
 
@@ -87,6 +91,7 @@ export class InvitePartnerUseCase {
     const partner = stored.invitedNow(now);
     await this.partners.recordInvitedAt(partner.id, now);
     await this.inviter.invite(vendorId, partner, [contactUser, ...created]);
+    await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });
     return { partner, users: created };
   }
 }

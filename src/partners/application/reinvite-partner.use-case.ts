@@ -4,6 +4,7 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
+import { WebhookEvents } from '../../webhooks/application/ports';
 import { PartnerRepository, PartnerUserRepository } from './ports';
 
 /** docs/api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
@@ -15,6 +16,7 @@ export class ReinvitePartnerUseCase {
     private readonly partners: PartnerRepository,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
+    private readonly events: WebhookEvents,
   ) {}
 
   execute(vendorId: number, partnerId: number, emailAddress: string): Promise<void> {
@@ -32,6 +34,12 @@ export class ReinvitePartnerUseCase {
       const now = this.clock.now();
       await this.partners.recordInvitedAt(partnerId, now);
       await this.inviter.invite(vendorId, partner, [user]);
+      // X17: in the transaction that queues the email; the partner as it now stands (invitedAt = now)
+      await this.events.publish(vendorId, {
+        type: 'partner.reinvited',
+        partner: partner.invitedNow(now),
+        emailAddress: user.emailAddress,
+      });
     });
   }
 }

@@ -15,6 +15,11 @@ import {
   LeadOptionOrmEntity,
   VendorOrmEntity,
 } from '../../../vendors/infrastructure/vendor.orm-entities';
+import {
+  WebhookDeliveryOrmEntity,
+  WebhookEndpointOrmEntity,
+  WebhookEventOrmEntity,
+} from '../../../webhooks/infrastructure/webhook.orm-entities';
 
 /**
  * Every ORM entity, registered with every data source whatever modules it serves (the server, the
@@ -37,4 +42,7 @@ export const entities = [
   LeadHistoryOrmEntity,
   ContactOrmEntity,
   IdempotencyKeyOrmEntity,
+  WebhookEndpointOrmEntity,
+  WebhookEventOrmEntity,
+  WebhookDeliveryOrmEntity,
 ];

@@ -4,6 +4,7 @@ import { partnersMigrations } from '../../../../partners/infrastructure/partners
 import { mailMigrations } from '../../../../mail/infrastructure/mail.migrations';
 import { leadsMigrations } from '../../../../leads/infrastructure/leads.migrations';
 import { idempotencyMigrations } from '../../../../idempotency/infrastructure/idempotency.migrations';
+import { webhooksMigrations } from '../../../../webhooks/infrastructure/webhooks.migrations';
 
 /** The timestamp that ends a migration's class name (`Leads1763700000400`), by which TypeORM orders them. */
 const timestampOf = (migration: { name: string }) => Number(/\d{13}$/.exec(migration.name)![0]);
@@ -22,4 +23,5 @@ export const migrations = [
   // SQLite only: after every table it rewrites (docs/architecture.md, "Schema: migrations and entities")
   SqliteQuotedTables1763700000500,
   ...idempotencyMigrations,
+  ...webhooksMigrations,
 ].sort((a, b) => timestampOf(a) - timestampOf(b));

@@ -1,0 +1,59 @@
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
+import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { Clock } from '../../shared/domain/clock';
+import { Metrics } from '../../shared/management/metrics';
+import { DeliveryQueue } from '../application/delivery-queue';
+import { WebhookDispatcher } from '../application/webhook-dispatcher';
+
+/**
+ * Webhook delivery on the management port's /metrics (docs/webhooks.md): attempts by outcome, and,
+ * read from the database when scraped (so every instance reports the shared queue), the pending
+ * deliveries and the age of the oldest. Absent where no management port exists (a test context).
+ */
+@Injectable()
+export class WebhookMetrics implements OnModuleInit {
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly uow: UnitOfWork,
+    private readonly queue: DeliveryQueue,
+    private readonly clock: Clock,
+    @Optional() private readonly metrics?: Metrics,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.metrics) return;
+    const registers = [this.metrics.registry];
+    const attempts = new Counter({
+      name: 'webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up)',
+      labelNames: ['outcome'] as const,
+      registers,
+    });
+    for (const outcome of ['delivered', 'retried', 'failed'] as const) attempts.inc({ outcome }, 0);
+    this.dispatcher.onOutcome((outcome) => attempts.inc({ outcome }));
+    // A database that does not answer leaves the gauges as they were: /metrics must not fail with it.
+    const stats = () => this.uow.read(() => this.queue.stats()).catch(() => undefined);
+    const clock = this.clock;
+    new Gauge({
+      name: 'webhook_deliveries_pending',
+      help: 'Webhook deliveries waiting for an attempt (queue depth)',
+      registers,
+      async collect() {
+        const current = await stats();
+        if (current) this.set(current.pending);
+      },
+    });
+    new Gauge({
+      name: 'webhook_oldest_pending_delivery_age_seconds',
+      help: 'Age of the oldest pending webhook delivery, 0 when none is pending',
+      registers,
+      async collect() {
+        const current = await stats();
+        if (!current) return;
+        const oldest = current.oldestPendingAt;
+        this.set(oldest ? Math.max(0, (clock.now().getTime() - oldest.getTime()) / 1000) : 0);
+      },
+    });
+  }
+}
