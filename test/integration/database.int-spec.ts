@@ -89,6 +89,32 @@ describe('UnitOfWork on the database under test', () => {
     expect(await countVendors(name)).toBe(1);
   });
 
+  it('saves every unit queued beside failing ones, and answers each only once it is committed (SQLite: group commit)', async () => {
+    const prefix = unique('batch');
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) =>
+        uow
+          .run(async () => {
+            const vendor = await vendors.insert(Vendor.register(`${prefix}-${i}`, new Date()));
+            await new Promise((resolve) => setImmediate(resolve));
+            if (i % 3 === 0) throw new Error(`unit ${i} fails after writing`);
+            return vendor.id!;
+          })
+          // answered means saved: a read of committed data finds the vendor at that moment
+          .then(async (id) => ({ id, seen: await uow.read(() => vendors.exists(id)) })),
+      ),
+    );
+    const saved = outcomes.filter((o) => o.status === 'fulfilled').map((o) => o.value);
+    expect(saved).toHaveLength(20);
+    expect(saved.every((o) => o.seen)).toBe(true);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toHaveLength(10);
+    expect(await countVendors(`${prefix}-`)).toBe(20);
+    const names = (await dataSource.query('SELECT name FROM vendors WHERE name LIKE ?', [`${prefix}-%`])) as {
+      name: string;
+    }[];
+    expect(names.map((row) => Number(row.name.split('-').pop()) % 3).every((rest) => rest !== 0)).toBe(true);
+  });
+
   it('never lets a read see uncommitted work', async () => {
     const name = unique('isolation');
     let release!: () => void;

@@ -73,7 +73,13 @@ describe('SqlDatabase.sqliteTransaction after a failed COMMIT', () => {
     const connection = new FailingConnection();
     const { db, driver } = sqliteDatabase(connection);
     await expect(db.sqliteTransaction(async () => 'done')).rejects.toThrow('FOREIGN KEY');
-    expect(connection.executed).toEqual(['BEGIN IMMEDIATE', 'COMMIT', 'ROLLBACK']);
+    expect(connection.executed).toEqual([
+      'BEGIN IMMEDIATE',
+      'SAVEPOINT unit_of_work',
+      'RELEASE unit_of_work',
+      'COMMIT',
+      'ROLLBACK',
+    ]);
     expect(connection.inTransaction).toBe(false);
     expect(driver.databaseConnection).toBe(connection);
     expect(db.inTransaction).toBe(false);

@@ -22,7 +22,7 @@ export interface WriteResult {
 export const READ_ONLY_CONTEXT = 'prm.readOnly';
 /** How long one SQLite statement may block the event loop waiting for another process's lock. */
 const SQLITE_BLOCKING_WAIT_MS = 20;
-/** Set while SqlDatabase.sqliteTransaction runs the work of a UnitOfWork. */
+/** Set while SqlDatabase.sqliteUnit runs the work of a UnitOfWork. */
 const SQLITE_TRANSACTION = 'prm.sqliteTransaction';
 
 /**
@@ -99,6 +99,8 @@ export class SqlDatabase implements OnApplicationShutdown {
   /** writer connections whose busy timeout was shortened for the service's transactions */
   private readonly shortBusyWait = new WeakSet<BetterSqlite3.Database>();
   private authPool: MysqlPool | undefined;
+  /** SQLite: the open write transaction and the units in it (group commit), or null. */
+  private batch: SqliteBatch | null = null;
   private readonly timeoutMs: number;
   /** Seconds for the MySQL session lock waits: below the request's bound, so a lock wait fails first. */
   private readonly lockWaitSeconds: number;
@@ -169,25 +171,86 @@ export class SqlDatabase implements OnApplicationShutdown {
   }
 
   /**
-   * SQLite: runs `work` between BEGIN IMMEDIATE and COMMIT on the writing connection. The caller
-   * (the UnitOfWork) runs one at a time. Whatever fails, BEGIN, the work, or COMMIT itself (a full
-   * disk, an I/O error), the connection is outside any transaction afterwards, or it is replaced:
-   * no later work can run inside a transaction that will never be committed (docs/operations.md).
+   * SQLite: runs `work` between BEGIN IMMEDIATE and COMMIT on the writing connection, and answers
+   * once it is committed. The UnitOfWork uses the two steps below instead, to commit several units
+   * at once; this is the one-unit form.
    */
   async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
+    const unit = await this.sqliteUnit(work);
+    await this.commitSqliteBatch();
+    await unit.committed;
+    return unit.value;
+  }
+
+  /**
+   * SQLite group commit, step 1: runs one unit's `work` inside the open write transaction (BEGIN
+   * IMMEDIATE if none is open), between a SAVEPOINT and its RELEASE. A unit that fails is rolled
+   * back to its savepoint and leaves the units before it intact. The caller must not answer before
+   * `committed` resolves: until then the unit is not saved (docs/operations.md "Group commit").
+   * If SQLite has given up the whole transaction (a full disk, an I/O error), every unit of the
+   * batch fails with the error, since none of them was saved.
+   */
+  async sqliteUnit<T>(work: () => Promise<T>): Promise<{ value: T; committed: Promise<void> }> {
     const db = this.writer();
-    await this.beginImmediate(db);
+    if (!this.batch) {
+      await this.beginImmediate(db);
+      this.batch = new SqliteBatch();
+    }
+    const batch = this.batch;
+    batch.units += 1;
+    db.exec('SAVEPOINT unit_of_work');
     this.cls.set(SQLITE_TRANSACTION, true);
     try {
-      const result = await work();
-      db.exec('COMMIT');
-      return result;
+      const value = await work();
+      db.exec('RELEASE unit_of_work');
+      return { value, committed: batch.committed };
     } catch (error) {
-      await this.leaveFailedTransaction();
+      await this.rollBackUnit(batch, error);
       throw error;
     } finally {
       this.cls.set(SQLITE_TRANSACTION, false);
     }
+  }
+
+  /** Units in the open SQLite write transaction, not yet committed (0 when none is open). */
+  get sqliteBatchSize(): number {
+    return this.batch?.units ?? 0;
+  }
+
+  /**
+   * SQLite group commit, step 2: commits the open write transaction, if any, and settles every
+   * unit in it. After a failed COMMIT the connection is rolled back, or closed and reopened if it
+   * cannot leave its transaction: no later work runs inside a transaction that will never commit.
+   */
+  async commitSqliteBatch(): Promise<void> {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = null;
+    try {
+      this.writer().exec('COMMIT');
+    } catch (error) {
+      await this.leaveFailedTransaction();
+      batch.settle(error);
+      return;
+    }
+    batch.settle();
+  }
+
+  private async rollBackUnit(batch: SqliteBatch, error: unknown): Promise<void> {
+    const db = this.writer();
+    if (db.inTransaction) {
+      try {
+        db.exec('ROLLBACK TO unit_of_work');
+        db.exec('RELEASE unit_of_work');
+        return;
+      } catch (rollbackError) {
+        this.logger.error(`ROLLBACK TO SAVEPOINT failed: ${(rollbackError as Error).message}`);
+      }
+    }
+    // The transaction is gone, or cannot be trusted: so are the earlier units of the batch.
+    this.batch = null;
+    await this.leaveFailedTransaction();
+    batch.settle(error);
   }
 
   /**
@@ -360,4 +423,27 @@ function sqliteValues(params: readonly SqlValue[]): unknown[] {
   return params.map((value) =>
     value instanceof Date ? sqliteDateTime(value) : typeof value === 'boolean' ? (value ? 1 : 0) : value,
   );
+}
+
+/** One SQLite write transaction holding the work of one or more units, and their common outcome. */
+class SqliteBatch {
+  units = 0;
+  readonly committed: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (error: unknown) => void;
+
+  constructor() {
+    this.committed = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    // Units that failed on their own never wait for the outcome: a failed COMMIT after them must
+    // not surface as an unhandled rejection.
+    this.committed.catch(() => undefined);
+  }
+
+  settle(error?: unknown): void {
+    if (error === undefined) this.resolve();
+    else this.reject(error);
+  }
 }

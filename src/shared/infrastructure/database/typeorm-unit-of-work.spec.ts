@@ -39,25 +39,48 @@ class FakeSqlDatabase {
   get inTransaction() {
     return this.host.active || this.sqliteActive;
   }
-  async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
+  /** what happened, in order: `unit` per unit run, `commit:<n>` per COMMIT of n units */
+  readonly log: string[] = [];
+  private batch: { units: number; done: () => void; committed: Promise<void> } | null = null;
+  get sqliteBatchSize() {
+    return this.batch?.units ?? 0;
+  }
+  async sqliteUnit<T>(work: () => Promise<T>): Promise<{ value: T; committed: Promise<void> }> {
+    if (!this.batch) {
+      let done!: () => void;
+      const committed = new Promise<void>((resolve) => (done = resolve));
+      this.batch = { units: 0, done, committed };
+    }
+    const batch = this.batch;
     this.sqliteActive = true;
     try {
-      return await work();
+      const value = await work();
+      batch.units += 1;
+      this.log.push('unit');
+      return { value, committed: batch.committed };
     } finally {
       this.sqliteActive = false;
     }
   }
+  async commitSqliteBatch(): Promise<void> {
+    const batch = this.batch;
+    this.batch = null;
+    if (!batch) return;
+    this.log.push(`commit:${batch.units}`);
+    batch.done();
+  }
 }
 
 function unitOfWork(type: string, host = new FakeTransactionHost(), databaseTimeoutMs = 5000) {
+  const sql = new FakeSqlDatabase(host);
   const uow = new TypeOrmUnitOfWork(
     host as unknown as TransactionHost<TransactionalAdapterTypeOrm>,
     cls,
-    new FakeSqlDatabase(host) as unknown as SqlDatabase,
+    sql as unknown as SqlDatabase,
     dataSource(type),
     { databaseTimeoutMs } as AppConfig,
   );
-  return { uow, host };
+  return { uow, host, sql };
 }
 
 describe('TypeOrmUnitOfWork', () => {
@@ -115,6 +138,34 @@ describe('TypeOrmUnitOfWork', () => {
     });
     await Promise.all([slow, fast]);
     expect(events).toEqual(['a:start', 'a:end', 'b:start', 'b:end']);
+  });
+
+  it('commits SQLite units queued together in one COMMIT, and answers each only after it', async () => {
+    const { uow, sql } = unitOfWork('better-sqlite3');
+    const answered: string[] = [];
+    const units = [1, 2, 3].map((n) =>
+      uow
+        .run(async () => n)
+        .then((value) => {
+          answered.push(`${value} after ${sql.log.join(',')}`);
+        }),
+    );
+    await Promise.all(units);
+    expect(sql.log).toEqual(['unit', 'unit', 'unit', 'commit:3']);
+    expect(answered).toEqual([
+      '1 after unit,unit,unit,commit:3',
+      '2 after unit,unit,unit,commit:3',
+      '3 after unit,unit,unit,commit:3',
+    ]);
+    // A unit on its own commits at once.
+    await uow.run(async () => 4);
+    expect(sql.log.slice(4)).toEqual(['unit', 'commit:1']);
+  });
+
+  it('caps a SQLite batch at 32 units', async () => {
+    const { uow, sql } = unitOfWork('better-sqlite3');
+    await Promise.all(Array.from({ length: 40 }, (_, n) => uow.run(async () => n)));
+    expect(sql.log.filter((entry) => entry.startsWith('commit'))).toEqual(['commit:32', 'commit:8']);
   });
 
   it('keeps the SQLite queue going after a failed transaction', async () => {

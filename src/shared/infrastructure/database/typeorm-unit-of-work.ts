@@ -16,6 +16,8 @@ import {
 import { READ_ONLY_CONTEXT, SqlDatabase } from './sql-database';
 
 const DEADLOCK_RETRIES = 4;
+/** SQLite group commit: at most this many units share one COMMIT, so the first is not kept long. */
+const MAX_UNITS_PER_COMMIT = 32;
 
 /** Errors of a database that cannot be reached at all: answered "unavailable", like a timeout. */
 const UNREACHABLE = new Set([
@@ -41,8 +43,8 @@ class DeadlinePassed extends Error {}
  *   not a deadlock: it is answered at once.
  * - SQLite: one connection writes for the whole process, so top-level transactions are serialized
  *   here in a promise queue (otherwise two requests would interleave statements inside one SQLite
- *   transaction) and run by SqlDatabase.sqliteTransaction, which leaves the connection clean after
- *   any failure, including a failed COMMIT. Reads of a database file run at once on SqlDatabase's
+ *   transaction); units queued together share one COMMIT (group commit, below). SqlDatabase
+ *   leaves the connection clean after any failure, including a failed COMMIT. Reads of a database file run at once on SqlDatabase's
  *   read connection.
  */
 @Injectable()
@@ -51,6 +53,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   private readonly engine: DatabaseEngine;
   private readonly timeoutMs: number;
   private queue: Promise<unknown> = Promise.resolve();
+  /** SQLite: work queued behind the running unit, not yet started. */
+  private waiting = 0;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -72,10 +76,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     return this.cls.run(() => {
       return this.bounded((deadline) =>
         this.engine === 'sqlite'
-          ? this.serialized(() => {
-              deadline.check();
-              return this.sql.sqliteTransaction(() => deadline.guard(work));
-            })
+          ? this.sqliteGroupCommit(deadline, work)
           : this.withDeadlockRetry(() =>
               this.txHost.withTransaction({ isolationLevel: 'READ COMMITTED' }, () => deadline.guard(work)),
             ),
@@ -94,7 +95,37 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
         return work();
       });
     }
-    return this.inContext(() => this.bounded(() => this.serialized(work)));
+    // An in-memory database: the read waits its turn, and sees only committed rows.
+    return this.inContext(() =>
+      this.bounded(() =>
+        this.serialized(async () => {
+          await this.sql.commitSqliteBatch();
+          return work();
+        }),
+      ),
+    );
+  }
+
+  /**
+   * SQLite group commit: units that queue up behind each other run one after another inside one
+   * write transaction, each in a savepoint of its own, and are committed together when the queue
+   * runs dry or the batch is full. One COMMIT writes each changed page once for the whole batch,
+   * where a COMMIT per unit writes the shared pages (the last page of the leads table and of each
+   * index, the counts row) once per unit. Every unit is answered only after the COMMIT that saves
+   * it; a unit that fails leaves the others of its batch untouched (docs/operations.md).
+   */
+  private async sqliteGroupCommit<T>(deadline: Deadline, work: () => Promise<T>): Promise<T> {
+    const unit = await this.serialized(async () => {
+      try {
+        deadline.check();
+        return await this.sql.sqliteUnit(() => deadline.guard(work));
+      } finally {
+        if (this.waiting === 0 || this.sql.sqliteBatchSize >= MAX_UNITS_PER_COMMIT)
+          await this.sql.commitSqliteBatch();
+      }
+    });
+    await unit.committed;
+    return unit.value;
   }
 
   private inContext<T>(fn: () => Promise<T>): Promise<T> {
@@ -102,7 +133,12 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
-    const result = this.queue.then(fn, fn);
+    this.waiting += 1;
+    const start = () => {
+      this.waiting -= 1;
+      return fn();
+    };
+    const result = this.queue.then(start, start);
     this.queue = result.catch(() => undefined);
     return result;
   }
