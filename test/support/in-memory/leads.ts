@@ -138,6 +138,7 @@ export class InMemoryLeadRepository extends LeadRepository {
 
   /** Stores a lead as it stands, under a new id (for arranging a test); returns it as stored. */
   add(lead: Lead): Lead {
+    if (this.taken(lead.vendorId, lead.partnerId, lead.emailNormalized)) throw emailTaken();
     const { id: _ignored, ...values } = lead.snapshot();
     return Lead.restore(this.table.insert(values));
   }
