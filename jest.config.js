@@ -1,5 +1,6 @@
-// Three projects: unit specs beside the code (src/ and the typed client's wrapper in clients/, and
-// checks of the repository itself in test/unit), adapter (integration) tests and HTTP (e2e) tests.
+// Three projects: unit specs (src/ beside the code, the typed client's wrapper in clients/, and
+// test/unit: use cases over in-memory adapters, specs that use test/support, checks of the repository
+// itself), adapter (integration) tests and HTTP (e2e) tests.
 // The database of integration and e2e tests is TEST_DATABASE_URL (set by `npm run test:mysql`),
 // otherwise a fresh in-memory SQLite database per application.
 const transform = {

@@ -117,6 +117,27 @@ function brokenLinks(file: string, content: string, root = ROOT): Finding[] {
   return found;
 }
 
+/**
+ * Imports in a file of src/ that reach into test/: the product must build and run without its tests,
+ * so test doubles and object mothers live in test/support and only tests import them.
+ */
+function importsOfTests(file: string, content: string, root = ROOT): Finding[] {
+  if (!file.startsWith('src/')) return [];
+  const found: Finding[] = [];
+  const specifiers = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"]([^'"]+)['"]/g;
+  for (const match of content.matchAll(specifiers)) {
+    const specifier = match[1]!;
+    if (!specifier.startsWith('.')) continue;
+    const inside = relative(root, resolve(root, dirname(file), specifier))
+      .split(sep)
+      .join('/');
+    if (inside === 'test' || inside.startsWith('test/')) {
+      found.push({ file, line: lineOf(content, match.index), text: specifier });
+    }
+  }
+  return found;
+}
+
 const SKIPPED = [/^node_modules\//, /^dist\//, /(^|\/)package-lock\.json$/, /\/node_modules\//];
 
 /** Every file of the repository: tracked, or new and not ignored; without git, a walk of the tree. */
@@ -202,6 +223,20 @@ describe('the checks themselves', () => {
     expect(entriesOf('D', doc)).toEqual([1]);
   });
 
+  it('finds an import of test/ code in src/, and nothing else', () => {
+    const support = ['..', '..', '..', 'test', 'support', 'lead-mother'].join('/');
+    expect(
+      show(importsOfTests('src/leads/domain/x.spec.ts', `import { LeadMother } from '${support}';`)),
+    ).toEqual([`src/leads/domain/x.spec.ts:1: ${support}`]);
+    expect(show(importsOfTests('src/a.ts', `const m = require('../test/support/x');`))).toHaveLength(1);
+    expect(
+      importsOfTests('src/leads/domain/x.ts', `import { foldCase } from '${parent(2)}domain/text';`),
+    ).toEqual([]);
+    expect(
+      importsOfTests('test/unit/x.spec.ts', `import { LeadMother } from '../support/lead-mother';`),
+    ).toEqual([]);
+  });
+
   it('finds a relative link to a file that does not exist', () => {
     expect(brokenLinks('docs/x.md', '[rules](rules.md#d1) [web](https://example.com) [top](#top)')).toEqual(
       [],
@@ -241,6 +276,11 @@ describe('the repository explains itself', () => {
     const found = [...texts]
       .filter(([file]) => file.startsWith('src/') || file.startsWith('test/'))
       .flatMap(([file, text]) => undocumentedCitations(file, text, entries));
+    expect(show(found)).toEqual([]);
+  });
+
+  it('has no file in src/ that imports from test/', () => {
+    const found = [...texts].flatMap(([file, text]) => importsOfTests(file, text));
     expect(show(found)).toEqual([]);
   });
 

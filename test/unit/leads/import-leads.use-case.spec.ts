@@ -1,21 +1,20 @@
 import 'reflect-metadata';
-import { ManualClock, PassThroughUnitOfWork } from '../../../test/support/mail-fakes';
-import { PartnerAccess } from '../../partners/application/partner-access';
-import { NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
-import { LeadOption } from '../../vendors/domain/lead-option';
-import { Lead } from '../domain/lead';
-import { LeadHistoryEntry } from '../domain/lead-history';
+import { ManualClock, PassThroughUnitOfWork } from '../../support/mail-fakes';
+import { PartnerAccess } from '../../../src/partners/application/partner-access';
+import { NotFoundError } from '../../../src/shared/domain/domain-error';
+import { LeadOptionRepository, VendorRepository } from '../../../src/vendors/application/ports';
+import { LeadOption } from '../../../src/vendors/domain/lead-option';
+import { Lead } from '../../../src/leads/domain/lead';
+import { LeadHistoryEntry } from '../../../src/leads/domain/lead-history';
 // The real POST validation (no database behind it), so these tests show rows judged like requests.
-// eslint-disable-next-line no-restricted-imports
-import { ClassValidatorLeadRequestValidator } from '../http/lead-request.validator';
-import { LeadHistory } from './lead-history';
+import { ClassValidatorLeadRequestValidator } from '../../../src/leads/http/lead-request.validator';
+import { LeadHistory } from '../../../src/leads/application/lead-history';
 import {
   ImportLeadsUseCase,
   ImportSummary,
   LeadImportInterruptedError,
   LeadImportSettings,
-} from './import-leads.use-case';
+} from '../../../src/leads/application/import-leads.use-case';
 import {
   ImportCounts,
   ImportProgress,
@@ -24,7 +23,7 @@ import {
   LeadRowSource,
   RejectedRow,
   RejectedRowSink,
-} from './lead-import.ports';
+} from '../../../src/leads/application/lead-import.ports';
 
 const VENDOR = 1;
 const PARTNER = 7;

@@ -1,9 +1,9 @@
-import { InvalidStateTransitionError, ValidationError } from '../../shared/domain/domain-error';
-import { LeadMother, T0, T1 } from '../../../test/support/lead-mother';
-import { Lead } from './lead';
-import { WRITABLE_FIELDS, WRITABLE_FIELDS_IN_LEAD_ORDER } from './lead-details';
-import { foldCase } from '../../shared/domain/text';
-import { APPROVAL_STATUSES, LEAD_TRANSITIONS } from './lead-transitions';
+import { InvalidStateTransitionError, ValidationError } from '../../../src/shared/domain/domain-error';
+import { LeadMother, T0, T1 } from '../../support/lead-mother';
+import { Lead } from '../../../src/leads/domain/lead';
+import { WRITABLE_FIELDS, WRITABLE_FIELDS_IN_LEAD_ORDER } from '../../../src/leads/domain/lead-details';
+import { foldCase } from '../../../src/shared/domain/text';
+import { APPROVAL_STATUSES, LEAD_TRANSITIONS } from '../../../src/leads/domain/lead-transitions';
 
 function fieldsOf(error: unknown): string[] {
   expect(error).toBeInstanceOf(ValidationError);

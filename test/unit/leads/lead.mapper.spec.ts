@@ -1,5 +1,5 @@
-import { LeadMother, T1 } from '../../../test/support/lead-mother';
-import { LeadMapper } from './lead.mapper';
+import { LeadMother, T1 } from '../../support/lead-mother';
+import { LeadMapper } from '../../../src/leads/infrastructure/lead.mapper';
 
 describe('LeadMapper', () => {
   it('round-trips every field of a lead through its row', () => {

@@ -1,13 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { parseConfig } from '../../config/app-config';
+import { parseConfig } from '../../../src/config/app-config';
 import {
   InMemoryOutboxStore,
   ManualClock,
   PassThroughUnitOfWork,
   RecordingMailSender,
-} from '../../../test/support/mail-fakes';
-import { MailDispatcher } from './mail-dispatcher';
-import { MailDispatcherSettings } from './mail-dispatcher.settings';
+} from '../../support/mail-fakes';
+import { MailDispatcher } from '../../../src/mail/application/mail-dispatcher';
+import { MailDispatcherSettings } from '../../../src/mail/application/mail-dispatcher.settings';
 
 const message = (to: string) => ({ to, subject: 'Invite', text: 'text', html: '<p>html</p>' });
 

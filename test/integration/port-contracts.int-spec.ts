@@ -1,0 +1,181 @@
+import { TestingModule } from '@nestjs/testing';
+import { LeadRepository } from '../../src/leads/application/lead-repository';
+import { Lead } from '../../src/leads/domain/lead';
+import { LeadsModule } from '../../src/leads/leads.module';
+import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
+import {
+  ConcurrentWriteConflict,
+  PartnerRepository,
+  PartnerUserRepository,
+} from '../../src/partners/application/ports';
+import { newPartnerUser } from '../../src/partners/domain/partner-user';
+import { PartnersModule } from '../../src/partners/partners.module';
+import { UnitOfWork } from '../../src/shared/application/unit-of-work';
+import { DuplicateEntryError } from '../../src/shared/domain/domain-error';
+import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { VendorsModule } from '../../src/vendors/vendors.module';
+import { inMemoryAdapters } from '../support/in-memory';
+import { LeadMother } from '../support/lead-mother';
+import { PartnerAggregateMother } from '../support/partner-aggregate-mother';
+import { createTestContext, unique } from '../support/test-app';
+
+/**
+ * The uniqueness contract of the ports the use-case unit specs lean on, run against the in-memory
+ * adapter (test/support/in-memory) and the TypeORM adapter on the engine under test: if the double
+ * drifts from the database, this fails, not a production request.
+ */
+interface Ports {
+  uow: UnitOfWork;
+  partners: PartnerRepository;
+  users: PartnerUserRepository;
+  leads: LeadRepository;
+  vendorIds: [number, number];
+  close(): Promise<void>;
+}
+
+async function typeOrmPorts(): Promise<Ports> {
+  const context: TestingModule = await createTestContext([VendorsModule, PartnersModule, LeadsModule], {
+    override: (b) =>
+      b.overrideProvider(MailDispatcherSettings).useValue(new MailDispatcherSettings({ autoStart: false })),
+  });
+  const createVendor = context.get(CreateVendorUseCase);
+  return {
+    uow: context.get(UnitOfWork),
+    partners: context.get(PartnerRepository),
+    users: context.get(PartnerUserRepository),
+    leads: context.get(LeadRepository),
+    vendorIds: [
+      (await createVendor.execute(unique('Vendor'))).vendorId,
+      (await createVendor.execute(unique('Vendor'))).vendorId,
+    ],
+    close: () => context.close(),
+  };
+}
+
+async function inMemoryPorts(): Promise<Ports> {
+  const a = inMemoryAdapters();
+  return {
+    uow: a.uow,
+    partners: a.partners,
+    users: a.users,
+    leads: a.leads,
+    vendorIds: [a.vendors.add('A'), a.vendors.add('B')],
+    close: async () => undefined,
+  };
+}
+
+describe.each([
+  ['in-memory adapters', inMemoryPorts],
+  ['TypeORM adapters', typeOrmPorts],
+])('port contracts: %s', (_name, makePorts) => {
+  let p: Ports;
+  beforeAll(async () => {
+    p = await makePorts();
+  });
+  afterAll(() => p.close());
+
+  const now = new Date('2030-03-04T05:06:07.089Z');
+  const email = () => `${unique('u')}@contract.test`;
+  const partner = (vendorIds: number[] = [p.vendorIds[0]]) =>
+    p.uow.run(async () => {
+      const stored = await p.partners.insert(PartnerAggregateMother.invited(now));
+      for (const vendorId of vendorIds) await p.partners.connect(vendorId, stored, now);
+      return stored;
+    });
+  const user = (partnerId: number, emailAddress: string) =>
+    newPartnerUser(partnerId, PartnerAggregateMother.userRequest({ emailAddress }), now);
+
+  describe('PartnerUserRepository (D13)', () => {
+    it('refuses an address taken in another case with ConcurrentWriteConflict naming it, and keeps nothing of the run', async () => {
+      const a = await partner();
+      const b = await partner();
+      const address = email();
+      await p.uow.run(() => p.users.insertAll([user(a.id, address)]));
+      const fresh = email();
+      const error = await p.uow
+        .run(() => p.users.insertAll([user(b.id, fresh), user(b.id, address.toUpperCase())]))
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConcurrentWriteConflict);
+      expect((error as ConcurrentWriteConflict).emailNormalized).toBe(address.toLowerCase());
+      expect(await p.users.findByEmail(fresh)).toBeNull();
+    });
+
+    it('finds addresses case-insensitively by their normalized form, and a user only within its partner', async () => {
+      const a = await partner();
+      const b = await partner();
+      const address = `${unique('Mixed')}@Contract.test`;
+      const [created] = await p.uow.run(() => p.users.insertAll([user(a.id, address)]));
+      const normalized = address.toLowerCase();
+      expect(await p.users.takenEmails([normalized, email()])).toEqual(new Set([normalized]));
+      expect((await p.users.findByEmail(normalized))?.id).toBe(created!.id);
+      expect((await p.users.findInPartnerByEmail(a.id, normalized))?.emailAddress).toBe(address);
+      expect(await p.users.findInPartnerByEmail(b.id, normalized)).toBeNull();
+      expect(await p.users.findInPartner(b.id, created!.id)).toBeNull();
+    });
+  });
+
+  describe('PartnerRepository (D20, D25)', () => {
+    it('a second connection of one vendor to one partner is ConcurrentWriteConflict; each vendor sees its own', async () => {
+      const stored = await partner();
+      await expect(p.uow.run(() => p.partners.connect(p.vendorIds[0], stored, now))).rejects.toBeInstanceOf(
+        ConcurrentWriteConflict,
+      );
+      expect(await p.partners.isConnected(p.vendorIds[1], stored.id)).toBe(false);
+      expect(await p.partners.findConnected(p.vendorIds[1], stored.id)).toBeNull();
+      await p.uow.run(() => p.partners.connect(p.vendorIds[1], stored, now));
+      expect((await p.partners.findConnected(p.vendorIds[1], stored.id))?.id).toBe(stored.id);
+    });
+  });
+
+  describe('LeadRepository (D27)', () => {
+    const lead = (vendorId: number, partnerId: number, emailAddress: string) =>
+      Lead.submit(
+        { vendorId, partnerId, details: LeadMother.details({ emailAddress, source: null, status: null }) },
+        now,
+      );
+
+    it('refuses a second lead of one (vendor, partner) with the email in another case, archived leads included', async () => {
+      const shared = await partner([...p.vendorIds]);
+      const address = email();
+      const first = lead(p.vendorIds[0], shared.id, address);
+      await p.uow.run(() => p.leads.insert(first));
+      await p.uow.run(async () => {
+        const loaded = (await p.leads.lockForVendor(first.id!, p.vendorIds[0]))!;
+        loaded.archive(now);
+        await p.leads.update(loaded);
+      });
+      const taken = new DuplicateEntryError(
+        'emailAddress',
+        'a lead with this email address already exists for this partner',
+      );
+      await expect(
+        p.uow.run(() => p.leads.insert(lead(p.vendorIds[0], shared.id, address.toUpperCase()))),
+      ).rejects.toEqual(taken);
+      expect(await p.leads.emailTaken(p.vendorIds[0], shared.id, address)).toBe(true);
+      expect(await p.leads.emailTaken(p.vendorIds[0], shared.id, address, first.id)).toBe(false);
+      // another vendor of the same partner, and another partner: their own
+      await p.uow.run(() => p.leads.insert(lead(p.vendorIds[1], shared.id, address)));
+      const other = await partner();
+      await p.uow.run(() => p.leads.insert(lead(p.vendorIds[0], other.id, address)));
+    });
+
+    it('refuses an update to a taken email with the same error, and the lead keeps its email', async () => {
+      const stored = await partner();
+      const [a, b] = [email(), email()];
+      const first = lead(p.vendorIds[0], stored.id, a);
+      await p.uow.run(async () => {
+        await p.leads.insert(first);
+        await p.leads.insert(lead(p.vendorIds[0], stored.id, b));
+      });
+      await expect(
+        p.uow.run(async () => {
+          const loaded = (await p.leads.lockForVendor(first.id!, p.vendorIds[0]))!;
+          loaded.update({ emailAddress: b.toUpperCase() }, now);
+          await p.leads.update(loaded);
+        }),
+      ).rejects.toBeInstanceOf(DuplicateEntryError);
+      expect((await p.leads.findForVendor(first.id!, p.vendorIds[0]))!.details.emailAddress).toBe(a);
+      expect(await p.leads.findForVendor(first.id!, p.vendorIds[1])).toBeNull();
+    });
+  });
+});

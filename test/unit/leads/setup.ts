@@ -1,0 +1,116 @@
+// The leads module's use cases, built over in-memory adapters (the one place their paths are named).
+import { contactFromLead } from '../../../src/leads/application/contact-from-lead';
+import { LeadOptionCheck } from '../../../src/leads/application/lead-option-check';
+import {
+  GetLeadHistoryUseCase,
+  GetLeadUseCase,
+  ListLeadsUseCase,
+} from '../../../src/leads/application/lead-read.use-cases';
+import {
+  ApproveLeadUseCase,
+  ArchiveLeadUseCase,
+  RejectLeadUseCase,
+} from '../../../src/leads/application/lead-state.use-cases';
+import { LeadViews } from '../../../src/leads/application/lead-views';
+import {
+  CreateLeadUseCase,
+  ReplaceLeadUseCase,
+  UpdateLeadUseCase,
+} from '../../../src/leads/application/lead-write.use-cases';
+import { Lead, LeadSnapshot } from '../../../src/leads/domain/lead';
+import { LeadListQuery } from '../../../src/leads/domain/lead-list-query';
+import type { Actor } from '../../../src/shared/application/actor';
+import { inMemoryAdapters } from '../../support/in-memory';
+import { LeadMother } from '../../support/lead-mother';
+import { seeding } from '../partners/setup';
+
+export { contactFromLead, LeadMother };
+
+export function leadsSetup() {
+  const a = inMemoryAdapters();
+  const views = new LeadViews(a.leads);
+  const optionCheck = new LeadOptionCheck(a.uow, a.leadOptions);
+  const write = [a.uow, a.clock, a.leads, a.leadHistory, optionCheck, views, a.webhookEvents] as const;
+  const seed = seeding(a);
+  return {
+    ...a,
+    views,
+    optionCheck,
+    create: new CreateLeadUseCase(
+      a.uow,
+      a.clock,
+      a.partnerAccess,
+      a.leads,
+      a.leadHistory,
+      optionCheck,
+      views,
+      a.webhookEvents,
+    ),
+    replace: new ReplaceLeadUseCase(...write),
+    update: new UpdateLeadUseCase(...write),
+    approve: new ApproveLeadUseCase(
+      a.uow,
+      a.clock,
+      a.leads,
+      a.leadHistory,
+      a.contacts,
+      views,
+      a.webhookEvents,
+    ),
+    reject: new RejectLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents),
+    archive: new ArchiveLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents),
+    get: new GetLeadUseCase(a.uow, a.leads),
+    history: new GetLeadHistoryUseCase(a.uow, a.leads, a.leadHistory),
+    list: new ListLeadsUseCase(a.uow, a.partnerAccess, a.leads, views),
+    seed: {
+      ...seed,
+      /** A vendor with an API key prefix, a partner connected to it, and the actor that calls. */
+      async owner(name = 'Acme'): Promise<{ vendorId: number; partnerId: number; actor: Actor }> {
+        const vendorId = seed.vendor(name);
+        const { partner } = await seed.partner([vendorId], []);
+        return {
+          vendorId,
+          partnerId: partner.id,
+          actor: { vendorId, apiKeyPrefix: `prm_${name.slice(0, 6)}` },
+        };
+      },
+      /** A stored lead of that vendor and partner, in the state given (LeadMother). */
+      lead(vendorId: number, partnerId: number, overrides: Partial<LeadSnapshot> = {}): Lead {
+        return a.leads.add(
+          LeadMother.pending({ source: null, status: null, vendorId, partnerId, ...overrides }),
+        );
+      },
+    },
+  };
+}
+
+export type LeadsSetup = ReturnType<typeof leadsSetup>;
+
+export function listQuery(
+  vendorId: number,
+  partnerId: number,
+  overrides: Partial<LeadListQuery> = {},
+): LeadListQuery {
+  return {
+    vendorId,
+    partnerId,
+    page: 0,
+    perPage: 20,
+    sortBy: 'createdAt',
+    sortDirection: 'desc',
+    statuses: [],
+    sources: [],
+    archived: false,
+    ...overrides,
+  };
+}
+
+/** What a failed call must leave behind: nothing (X12, X17, D27). */
+export function written(t: LeadsSetup) {
+  return {
+    leads: t.leads.table.all(),
+    history: t.leadHistory.all(),
+    contacts: t.contacts.table.all(),
+    events: t.webhookTables.events.all(),
+  };
+}

@@ -1,0 +1,188 @@
+import { Partner } from '../../../src/partners/domain/partner';
+import { NotFoundError, ValidationError } from '../../../src/shared/domain/domain-error';
+import {
+  DELIVERIES_LISTED,
+  DeleteWebhookUseCase,
+  ListDeliveriesUseCase,
+  ListWebhooksUseCase,
+  RegisterWebhookUseCase,
+  ReplayDeliveryUseCase,
+} from '../../../src/webhooks/application/webhook.use-cases';
+import { inMemoryAdapters } from '../../support/in-memory';
+
+function webhooksSetup(env: Record<string, string> = {}) {
+  const a = inMemoryAdapters(env);
+  return {
+    ...a,
+    register: new RegisterWebhookUseCase(a.uow, a.webhookEndpoints, a.destinationGuard, a.clock, a.config),
+    list: new ListWebhooksUseCase(a.uow, a.webhookEndpoints),
+    remove: new DeleteWebhookUseCase(a.uow, a.webhookEndpoints, a.clock),
+    deliveries: new ListDeliveriesUseCase(a.uow, a.webhookEndpoints, a.webhookDeliveries),
+    replay: new ReplayDeliveryUseCase(a.uow, a.webhookEndpoints, a.webhookDeliveries, a.clock),
+    /** An event of the vendor written as a use case writes it (X17). */
+    publish(vendorId: number) {
+      return a.uow.run(() =>
+        a.webhookEvents.publish(vendorId, {
+          type: 'partner.reinvited',
+          partner: fakePartner,
+          emailAddress: 'a@x.test',
+        }),
+      );
+    },
+  };
+}
+
+// a partner as the payload builder reads it
+const fakePartner = Partner.restore({
+  id: 1,
+  companyName: 'P',
+  description: null,
+  website: null,
+  country: null,
+  companySize: null,
+  contactName: 'C',
+  contactEmailAddress: 'c@x.test',
+  contactPhone: null,
+  contactRole: null,
+  type: null,
+  invitedAt: null,
+  createdAt: new Date(0),
+});
+
+const url = 'https://hooks.example.com/in';
+
+describe('RegisterWebhookUseCase (X16)', () => {
+  it('stores the endpoint with a whsec_ secret, the events given once each, in their order', async () => {
+    const t = webhooksSetup();
+    const endpoint = await t.register.execute(1, {
+      url,
+      events: ['lead.approved', 'lead.created', 'lead.approved'],
+      description: 'CRM',
+    });
+    expect(endpoint).toEqual({
+      id: expect.any(Number),
+      vendorId: 1,
+      url,
+      events: ['lead.approved', 'lead.created'],
+      description: 'CRM',
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/=]{32,}$/),
+      createdAt: t.clock.now(),
+      disabledAt: null,
+    });
+    expect(await t.list.execute(1)).toEqual([endpoint]);
+  });
+
+  it("'*' subscribes to everything and stands alone", async () => {
+    const t = webhooksSetup();
+    expect(
+      (await t.register.execute(1, { url, events: ['lead.created', '*'], description: null })).events,
+    ).toEqual(['*']);
+  });
+
+  it('refuses a url that is not http(s), or whose host the guard refuses, naming url; nothing stored', async () => {
+    const t = webhooksSetup();
+    await expect(
+      t.register.execute(1, { url: 'ftp://x.test/', events: ['*'], description: null }),
+    ).rejects.toEqual(ValidationError.of('url', 'must be an http or https URL'));
+    t.destinationGuard.refused.set(url, 'must not point to a loopback, private or link-local address');
+    await expect(t.register.execute(1, { url, events: ['*'], description: null })).rejects.toEqual(
+      ValidationError.of('url', 'must not point to a loopback, private or link-local address'),
+    );
+    expect(t.webhookTables.endpoints.size).toBe(0);
+  });
+
+  it('asks no guard with WEBHOOK_ALLOW_PRIVATE_NETWORKS=true', async () => {
+    const t = webhooksSetup({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' });
+    t.destinationGuard.refused.set('http://127.0.0.1:9/x', 'loopback');
+    await t.register.execute(1, { url: 'http://127.0.0.1:9/x', events: ['*'], description: null });
+    expect(t.destinationGuard.checked).toEqual([]);
+  });
+});
+
+describe('DeleteWebhookUseCase (X16)', () => {
+  it('removes the endpoint: no longer listed nor delivered to, its pending deliveries FAILED', async () => {
+    const t = webhooksSetup();
+    const endpoint = await t.register.execute(1, { url, events: ['*'], description: null });
+    await t.publish(1);
+    await t.remove.execute(1, endpoint.id);
+    expect(await t.list.execute(1)).toEqual([]);
+    expect(t.webhookTables.deliveries.all().map((d) => d.status)).toEqual(['FAILED']);
+    await t.publish(1);
+    expect(t.webhookTables.deliveries.size).toBe(1);
+  });
+
+  it("is not found for another vendor's endpoint, which stays", async () => {
+    const t = webhooksSetup();
+    const endpoint = await t.register.execute(1, { url, events: ['*'], description: null });
+    await expect(t.remove.execute(2, endpoint.id)).rejects.toEqual(new NotFoundError('Webhook'));
+    expect(await t.list.execute(1)).toHaveLength(1);
+  });
+});
+
+describe('WebhookEvents (X17)', () => {
+  it('writes one delivery per subscribed endpoint of the vendor, none for others', async () => {
+    const t = webhooksSetup();
+    const all = await t.register.execute(1, { url, events: ['*'], description: null });
+    await t.register.execute(1, { url, events: ['lead.created'], description: null });
+    await t.register.execute(2, { url, events: ['*'], description: null });
+    await t.publish(1);
+    expect(t.webhookTables.deliveries.all().map((d) => d.endpointId)).toEqual([all.id]);
+  });
+
+  it('refuses to write outside a transaction, and a rollback takes the event with it', async () => {
+    const t = webhooksSetup();
+    await t.register.execute(1, { url, events: ['*'], description: null });
+    await expect(
+      t.webhookEvents.publish(1, {
+        type: 'partner.reinvited',
+        partner: fakePartner,
+        emailAddress: 'a@x.test',
+      }),
+    ).rejects.toThrow('inside UnitOfWork.run');
+    t.uow.failNextCommit();
+    await expect(t.publish(1)).rejects.toThrow();
+    expect([t.webhookTables.events.size, t.webhookTables.deliveries.size]).toEqual([0, 0]);
+  });
+});
+
+describe('ListDeliveriesUseCase and ReplayDeliveryUseCase (X19)', () => {
+  it(`lists the latest ${DELIVERIES_LISTED} deliveries, newest first`, async () => {
+    const t = webhooksSetup();
+    const endpoint = await t.register.execute(1, { url, events: ['*'], description: null });
+    for (let i = 0; i < DELIVERIES_LISTED + 2; i++) await t.publish(1);
+    const listed = await t.deliveries.execute(1, endpoint.id);
+    expect(listed).toHaveLength(DELIVERIES_LISTED);
+    const ids = t.webhookTables.deliveries.all().map((d) => d.id);
+    expect(listed.map((d) => d.id)).toEqual(ids.reverse().slice(0, DELIVERIES_LISTED));
+    expect(listed[0]).toMatchObject({ type: 'partner.reinvited', status: 'PENDING', attempts: 0 });
+  });
+
+  it('replays a delivery as a new PENDING delivery of the same event id', async () => {
+    const t = webhooksSetup();
+    const endpoint = await t.register.execute(1, { url, events: ['*'], description: null });
+    await t.publish(1);
+    const [original] = await t.deliveries.execute(1, endpoint.id);
+    const now = t.clock.advance(1_000);
+    const replayed = await t.replay.execute(1, endpoint.id, original!.id);
+    expect(replayed).toEqual({ ...original, id: expect.any(Number), nextAttemptAt: now });
+    expect(replayed.id).not.toBe(original!.id);
+    expect((await t.deliveries.execute(1, endpoint.id)).map((d) => d.id)).toEqual([
+      replayed.id,
+      original!.id,
+    ]);
+  });
+
+  it("is not found for another vendor's endpoint, and for a delivery of another endpoint", async () => {
+    const t = webhooksSetup();
+    const first = await t.register.execute(1, { url, events: ['*'], description: null });
+    const second = await t.register.execute(1, { url, events: ['*'], description: null });
+    await t.publish(1);
+    const [delivery] = await t.deliveries.execute(1, first.id);
+    await expect(t.deliveries.execute(2, first.id)).rejects.toEqual(new NotFoundError('Webhook'));
+    await expect(t.replay.execute(2, first.id, delivery!.id)).rejects.toEqual(new NotFoundError('Webhook'));
+    const [secondsOwn] = await t.deliveries.execute(1, second.id);
+    await expect(t.replay.execute(1, first.id, secondsOwn!.id)).rejects.toEqual(
+      new NotFoundError('Delivery'),
+    );
+  });
+});
