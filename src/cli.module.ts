@@ -1,4 +1,6 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
+import { AppConfigModule } from './config/config.module';
+import { EnvironmentVariables } from './config/environment';
 import { LeadImportModule } from './leads/lead-import.module';
 import { loggingModule } from './shared/logging.module';
 import { SharedModule } from './shared/shared.module';
@@ -8,4 +10,9 @@ import { VendorsModule } from './vendors/vendors.module';
 @Module({
   imports: [SharedModule, loggingModule('stderr'), VendorsModule, LeadImportModule],
 })
-export class CliModule {}
+export class CliModule {
+  /** The CLI for one command, with the settings it fixes over the environment (CliCommand.config). */
+  static forCommand(config: Partial<EnvironmentVariables> = {}): DynamicModule {
+    return { module: CliModule, imports: [AppConfigModule.override(config)] };
+  }
+}

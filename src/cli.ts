@@ -1,16 +1,16 @@
 import 'reflect-metadata';
-import { parseArgs } from 'node:util';
-import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliModule } from './cli.module';
-import { AppLogger } from './shared/logging.module';
 import { ConfigError } from './config/app-config';
-import { CliCommand, CliUsageError } from './shared/cli/cli-command';
-import { DomainError } from './shared/domain/domain-error';
 import { leadCommands } from './leads/cli/lead.commands';
+import { CliCommand, CliOption, CliUsageError } from './shared/cli/cli-command';
+import { DomainError } from './shared/domain/domain-error';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
+import { AppLogger } from './shared/logging.module';
 import { vendorCommands } from './vendors/cli/vendor.commands';
 
+/** Each module lists its commands in its own `cli/` folder. */
 export const commands: CliCommand[] = [...vendorCommands, ...leadCommands, ...databaseCommands];
 
 export interface CliOutput {
@@ -18,41 +18,15 @@ export interface CliOutput {
   stderr(text: string): void;
 }
 
+/** Exit codes (docs/configuration.md "Administration CLI"). */
+const OK = 0;
+const REFUSED = 1;
+const USAGE = 2;
+
 function usageOf(command: CliCommand): string {
-  const options = Object.entries(command.options).map(([name, o]) => `--${name} ${o.value}`);
-  return [`node dist/cli.js ${command.name}`, ...options].join(' ');
-}
-
-function help(): string {
-  return [
-    'Administration of the partner relationship service. Every command prints one JSON object on stdout.',
-    '',
-    'Commands:',
-    ...commands.map((c) => `  ${usageOf(c)}\n      ${c.summary}`),
-    '',
-    'Configuration comes from the environment (DATABASE_URL, MIGRATIONS_RUN, ...), as for the server.',
-  ].join('\n');
-}
-
-function parse(command: CliCommand, args: string[]): Record<string, string> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: false,
-      options: Object.fromEntries(
-        Object.keys(command.options).map((name) => [name, { type: 'string' as const }]),
-      ),
-    }));
-  } catch (error) {
-    throw new CliUsageError(`${(error as Error).message}\nusage: ${usageOf(command)}`);
-  }
-  const missing = Object.keys(command.options).filter((name) => values[name] === undefined);
-  if (missing.length > 0) {
-    throw new CliUsageError(`missing ${missing.map((m) => `--${m}`).join(', ')}\nusage: ${usageOf(command)}`);
-  }
-  return values as Record<string, string>;
+  return Object.entries<CliOption<unknown>>(command.options)
+    .map(([name, option]) => `--${name} ${option.value}`)
+    .join(' ');
 }
 
 function describe(error: unknown): string {
@@ -63,48 +37,73 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Runs one command; returns the exit code. Exported so tests run the real CLI in-process. */
-export async function runCli(argv: string[], out: CliOutput): Promise<number> {
+/**
+ * The commander program: one sub-command per CliCommand, every option required and parsed before
+ * anything runs, help on stdout. Commander reports usage errors by throwing (exitOverride).
+ */
+function program(out: CliOutput): Command {
+  const program = new Command('node dist/cli.js')
+    .usage('<command> --option value ...')
+    .description(
+      'Administration of the partner relationship service. A command that succeeds prints one JSON object on stdout.',
+    )
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => out.stdout(s), writeErr: (s) => out.stderr(s) })
+    .showHelpAfterError('(node dist/cli.js --help lists the commands; <command> --help shows one)')
+    // the commands list shows each command's options, as its usage line does
+    .configureHelp({
+      subcommandTerm: (c) => `${c.name()} ${c.usage().replace(/^\[options\]/, '')}`.trimEnd(),
+    })
+    .addHelpText(
+      'after',
+      '\nConfiguration comes from the environment (DATABASE_URL, MIGRATIONS_RUN, LOG_LEVEL, ...), as for the server.' +
+        '\nExit codes: 0 done, 1 refused (nothing changed), 2 usage or configuration error (nothing done).',
+    );
+  for (const command of commands) {
+    const sub = program.command(command.name).description(command.summary).usage(usageOf(command));
+    for (const [name, option] of Object.entries<CliOption<unknown>>(command.options)) {
+      sub.addOption(
+        new Option(`--${name} ${option.value}`, option.description).makeOptionMandatory().argParser((raw) => {
+          try {
+            return option.parse(raw);
+          } catch (error) {
+            if (error instanceof CliUsageError) throw new InvalidArgumentError(error.message);
+            throw error;
+          }
+        }),
+      );
+    }
+    sub.action(async (options: Record<string, unknown>) => {
+      out.stdout(`${JSON.stringify(await execute(command, options))}\n`);
+    });
+  }
+  return program;
+}
+
+/** Runs a command whose options are parsed: its own application context, closed afterwards. */
+async function execute(command: CliCommand, options: Record<string, unknown>): Promise<object> {
+  const app = await NestFactory.createApplicationContext(CliModule.forCommand(command.config), {
+    logger: false,
+    abortOnError: false,
+  });
+  app.useLogger(app.get(AppLogger));
   try {
-    return await run(argv, out);
-  } catch (error) {
-    out.stderr(`error: ${describe(error)}\n`);
-    return error instanceof CliUsageError || error instanceof ConfigError ? 2 : 1;
+    return await command.run(app, options);
+  } finally {
+    await app.close();
   }
 }
 
-async function run(argv: string[], out: CliOutput): Promise<number> {
-  const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    out.stdout(`${help()}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  const command = commands.find((c) => c.name === name);
-  if (!command) {
-    out.stderr(`error: unknown command ${JSON.stringify(name)}\n\n${help()}\n`);
-    return 2;
-  }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    out.stdout(`usage: ${usageOf(command)}\n  ${command.summary}\n`);
-    return 0;
-  }
-  const options = parse(command, rest);
-  const migrationsRun = process.env.MIGRATIONS_RUN;
-  if (command.runsMigrationsFirst === false) process.env.MIGRATIONS_RUN = 'false';
-  let app: INestApplicationContext;
+/** Runs one command line; returns the exit code. Exported so tests run the real CLI in-process. */
+export async function runCli(argv: string[], out: CliOutput): Promise<number> {
   try {
-    app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
-  } finally {
-    if (migrationsRun === undefined) delete process.env.MIGRATIONS_RUN;
-    else process.env.MIGRATIONS_RUN = migrationsRun;
-  }
-  app.useLogger(app.get(AppLogger));
-  try {
-    const result = await command.run(app, options);
-    out.stdout(`${JSON.stringify(result)}\n`);
-    return 0;
-  } finally {
-    await app.close();
+    await program(out).parseAsync(argv, { from: 'user' });
+    return OK;
+  } catch (error) {
+    // commander has written its message (or the help) already
+    if (error instanceof CommanderError) return error.exitCode === 0 ? OK : USAGE;
+    out.stderr(`error: ${describe(error)}\n`);
+    return error instanceof ConfigError ? USAGE : REFUSED;
   }
 }
 

@@ -1,6 +1,10 @@
-import { ConfigError, parseConfig } from './app-config';
+import { AppConfig, ConfigError } from './app-config';
+import { EnvironmentVariables } from './environment';
 
-describe('parseConfig (docs/configuration.md Environment)', () => {
+/** A configuration from named variables, as the process would see them (a test's helper). */
+const parseConfig = (env: Record<string, string>): AppConfig => AppConfig.fromEnv(env);
+
+describe('AppConfig.fromEnv (docs/configuration.md Environment)', () => {
   it('gives a working default configuration on an empty environment', () => {
     const config = parseConfig({});
     expect(config).toMatchObject({
@@ -121,8 +125,225 @@ describe('parseConfig (docs/configuration.md Environment)', () => {
     expect(
       parseConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_RETRY_BASE_MS: '1' }).webhooks,
     ).toEqual({ allowPrivateNetworks: true, retryBaseMs: 1 });
-    expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(/WEBHOOK_ALLOW_PRIVATE_NETWORKS/);
+    expect(() => parseConfig({ WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE_NETWORKS/,
+    );
     expect(() => parseConfig({ WEBHOOK_RETRY_BASE_MS: '0' })).toThrow(/WEBHOOK_RETRY_BASE_MS/);
   });
 });
 
+/**
+ * Every variable of docs/configuration.md "Environment": its default, a good value and how it is
+ * read, and a bad value refused with a message naming the variable.
+ */
+describe('each environment variable', () => {
+  type Row = [
+    variable: string,
+    read: (config: AppConfig) => unknown,
+    byDefault: unknown,
+    good: string,
+    readAs: unknown,
+    bad: string,
+    message: string,
+  ];
+  const rows: Row[] = [
+    ['PORT', (c) => c.port, 3000, '8080', 8080, '65536', 'must be a port number from 0 to 65535'],
+    ['HOST', (c) => c.host, '0.0.0.0', '127.0.0.1', '127.0.0.1', '', ''],
+    [
+      'MANAGEMENT_PORT',
+      (c) => c.managementPort,
+      9464,
+      '0',
+      0,
+      '9464x',
+      'must be a port number from 0 to 65535',
+    ],
+    ['MANAGEMENT_HOST', (c) => c.managementHost, '127.0.0.1', '0.0.0.0', '0.0.0.0', '', ''],
+    [
+      'DATABASE_URL',
+      (c) => c.database,
+      { kind: 'sqlite', path: 'data/app.sqlite' },
+      'sqlite::memory:',
+      { kind: 'sqlite', path: ':memory:' },
+      'mysql://db.example:3306/',
+      'must look like mysql://user:pass@host:3306/database',
+    ],
+    ['MIGRATIONS_RUN', (c) => c.migrationsRun, true, '0', false, 'no', 'must be true or false'],
+    [
+      'SMTP_URL',
+      (c) => c.smtpUrl,
+      undefined,
+      'smtps://u:p@mail.example:465',
+      'smtps://u:p@mail.example:465',
+      'mail.example:25',
+      'must start with smtp: or smtps:',
+    ],
+    [
+      'MAIL_FROM',
+      (c) => c.mailFrom,
+      'no-reply@localhost',
+      'a@b.example',
+      'a@b.example',
+      'A <a@b>',
+      'must be an email address',
+    ],
+    [
+      'PORTAL_URL',
+      (c) => c.portalUrl,
+      'http://localhost:8080',
+      'https://portal.example//',
+      'https://portal.example',
+      'ftp://portal.example',
+      'must start with http: or https:',
+    ],
+    [
+      'LOG_LEVEL',
+      (c) => c.logLevel,
+      'info',
+      'trace',
+      'trace',
+      'INFO',
+      'must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [
+      'HTTP_HEADERS_TIMEOUT_MS',
+      (c) => c.http.headersTimeoutMs,
+      15_000,
+      '1000',
+      1000,
+      '600001',
+      'must be a whole number from 100 to 600000',
+    ],
+    [
+      'HTTP_REQUEST_TIMEOUT_MS',
+      (c) => c.http.requestTimeoutMs,
+      30_000,
+      '600000',
+      600_000,
+      '99',
+      'must be a whole number from 100 to 600000',
+    ],
+    [
+      'HTTP_MAX_CONNECTIONS',
+      (c) => c.http.maxConnections,
+      undefined,
+      '0',
+      0,
+      '1000001',
+      'must be a whole number from 0 to 1000000',
+    ],
+    [
+      'DATABASE_TIMEOUT_MS',
+      (c) => c.databaseTimeoutMs,
+      5000,
+      '60000',
+      60_000,
+      '50',
+      'must be a whole number from 100 to 60000',
+    ],
+    [
+      'RATE_LIMIT_PER_MINUTE',
+      (c) => c.edge.rateLimitPerMinute,
+      6000,
+      '0',
+      0,
+      '1000000001',
+      'must be a whole number from 0 to 1000000000',
+    ],
+    [
+      'AUTH_FAILURES_PER_MINUTE',
+      (c) => c.edge.authFailuresPerMinute,
+      60,
+      '5',
+      5,
+      '5.5',
+      'must be a whole number from 0 to 1000000000',
+    ],
+    [
+      'REDIS_URL',
+      (c) => c.edge.redisUrl,
+      undefined,
+      'rediss://cache.example:6380',
+      'rediss://cache.example:6380',
+      'cache.example:6379',
+      'must start with redis: or rediss:',
+    ],
+    ['REDIS_KEY_PREFIX', (c) => c.edge.redisKeyPrefix, 'prm:rl:', 'eu:', 'eu:', '', ''],
+    [
+      'CORS_ORIGINS',
+      (c) => c.edge.corsOrigins,
+      [],
+      'https://app.example.com',
+      ['https://app.example.com'],
+      'https://app.example.com,*',
+      'must list origins like https://app.example.com, comma-separated',
+    ],
+    [
+      'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+      (c) => c.webhooks.allowPrivateNetworks,
+      false,
+      '1',
+      true,
+      'TRUE',
+      'must be true or false',
+    ],
+    [
+      'WEBHOOK_RETRY_BASE_MS',
+      (c) => c.webhooks.retryBaseMs,
+      30_000,
+      '3600000',
+      3_600_000,
+      '3600001',
+      'must be a whole number from 1 to 3600000',
+    ],
+  ];
+
+  it.each(rows)(
+    '%s: its default, a good value, and an empty value as unset',
+    (variable, read, byDefault, good, readAs) => {
+      expect(read(AppConfig.fromEnv({}))).toEqual(byDefault);
+      expect(read(AppConfig.fromEnv({ [variable]: good }))).toEqual(readAs);
+      expect(read(AppConfig.fromEnv({ [variable]: '' }))).toEqual(byDefault);
+    },
+  );
+
+  it.each(rows.filter((row) => row[5] !== ''))(
+    '%s: a bad value is refused in one line naming the variable and the value',
+    (variable, _read, _default, _good, _readAs, bad, message) => {
+      expect(() => AppConfig.fromEnv({ [variable]: bad })).toThrow(
+        new ConfigError([{ variable, problem: message, value: bad }]),
+      );
+      expect(() => AppConfig.fromEnv({ [variable]: bad })).toThrow(
+        `Invalid configuration: ${variable} ${message} (got ${JSON.stringify(bad)})`,
+      );
+    },
+  );
+
+  it('covers every variable of the environment', () => {
+    expect(rows.map((row) => row[0]).sort()).toEqual(Object.keys(new EnvironmentVariables()).sort());
+  });
+
+  it('names every bad variable at once, still in one line', () => {
+    expect(() => AppConfig.fromEnv({ PORT: 'abc', LOG_LEVEL: 'loud' })).toThrow(
+      'Invalid configuration: PORT must be a port number from 0 to 65535 (got "abc"); ' +
+        'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")',
+    );
+  });
+
+  it('reports the request timeout against the default header timeout, with the value it compared', () => {
+    expect(() => AppConfig.fromEnv({ HTTP_HEADERS_TIMEOUT_MS: '40000' })).toThrow(
+      'Invalid configuration: HTTP_REQUEST_TIMEOUT_MS must not be shorter than HTTP_HEADERS_TIMEOUT_MS (40000) (got "30000")',
+    );
+  });
+
+  it('ignores variables it does not know', () => {
+    expect(AppConfig.fromEnv({ PATH: '/bin', PORT_NUMBER: 'x' }).port).toBe(3000);
+  });
+
+  it('takes overrides the caller fixes over the environment (the CLI: db:migrate)', () => {
+    expect(AppConfig.fromEnv({ MIGRATIONS_RUN: 'true' }, { MIGRATIONS_RUN: false }).migrationsRun).toBe(
+      false,
+    );
+    expect(() => AppConfig.fromEnv({ PORT: 'x' }, { MIGRATIONS_RUN: false })).toThrow(/PORT/);
+  });
+});

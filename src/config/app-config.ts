@@ -1,6 +1,16 @@
+import {
+  ConfigError,
+  EnvironmentVariables,
+  LogLevel,
+  databaseUrlProblem,
+  validateEnvironment,
+} from './environment';
+
+export { ConfigError, LogLevel };
+
 /**
- * Typed configuration, parsed once from the environment (docs/configuration.md "Environment").
- * This is the only file that knows the variable names; everything else receives an AppConfig.
+ * Typed configuration (docs/configuration.md "Environment"): the validated environment variables
+ * (environment.ts) arranged the way the code reads them. Everything else receives an AppConfig.
  */
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
@@ -41,42 +51,6 @@ export interface EdgeProtection {
   redisKeyPrefix: string;
 }
 
-export const DEFAULT_EDGE_PROTECTION: EdgeProtection = {
-  corsOrigins: [],
-  rateLimitPerMinute: 6000,
-  authFailuresPerMinute: 60,
-  redisUrl: undefined,
-  redisKeyPrefix: 'prm:rl:',
-};
-
-export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-export class AppConfig {
-  constructor(
-    readonly port: number,
-    readonly host: string,
-    /** 0 disables the management server. */
-    readonly managementPort: number,
-    readonly database: DatabaseConfig,
-    readonly migrationsRun: boolean,
-    /** undefined: emails are logged instead of sent (D35). */
-    readonly smtpUrl: string | undefined,
-    readonly mailFrom: string,
-    readonly portalUrl: string,
-    readonly logLevel: LogLevel,
-    readonly http: HttpLimits = DEFAULT_HTTP_LIMITS,
-    /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
-    readonly databaseTimeoutMs: number = 5000,
-    /** X15: where the management port listens, apart from HOST; loopback unless said otherwise. */
-    readonly managementHost: string = '127.0.0.1',
-    /** CORS_ORIGINS, RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, REDIS_URL */
-    readonly edge: EdgeProtection = DEFAULT_EDGE_PROTECTION,
-    /** X16, X18: WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_RETRY_BASE_MS */
-    readonly webhooks: WebhookConfig = DEFAULT_WEBHOOK_CONFIG,
-  ) {}
-}
-
 /** Outgoing webhooks (X16-X19, docs/webhooks.md). */
 export interface WebhookConfig {
   /** SSRF guard (X16): false refuses destinations in loopback, private and link-local ranges */
@@ -85,189 +59,82 @@ export interface WebhookConfig {
   retryBaseMs: number;
 }
 
-export const DEFAULT_WEBHOOK_CONFIG: WebhookConfig = {
-  allowPrivateNetworks: false,
-  retryBaseMs: 30_000,
-};
+export class AppConfig {
+  readonly port: number;
+  readonly host: string;
+  /** 0 disables the management server. */
+  readonly managementPort: number;
+  /** X15: where the management port listens, apart from HOST; loopback unless said otherwise. */
+  readonly managementHost: string;
+  readonly database: DatabaseConfig;
+  readonly migrationsRun: boolean;
+  /** undefined: emails are logged instead of sent (D35). */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** without a trailing slash */
+  readonly portalUrl: string;
+  readonly logLevel: LogLevel;
+  readonly http: HttpLimits;
+  /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
+  readonly databaseTimeoutMs: number;
+  /** CORS_ORIGINS, RATE_LIMIT_PER_MINUTE, AUTH_FAILURES_PER_MINUTE, REDIS_URL, REDIS_KEY_PREFIX */
+  readonly edge: EdgeProtection;
+  /** X16, X18: WEBHOOK_ALLOW_PRIVATE_NETWORKS, WEBHOOK_RETRY_BASE_MS */
+  readonly webhooks: WebhookConfig;
 
-
-/** A configuration value that cannot be used; the message names the variable and fits on one line. */
-export class ConfigError extends Error {
-  constructor(variable: string, problem: string, value: string) {
-    super(`Invalid configuration: ${variable} ${problem} (got ${JSON.stringify(value)})`);
-    this.name = 'ConfigError';
+  /** From variables already validated (validateEnvironment); AppConfig.fromEnv does both steps. */
+  constructor(env: EnvironmentVariables) {
+    this.port = env.PORT;
+    this.host = env.HOST;
+    this.managementPort = env.MANAGEMENT_PORT;
+    this.managementHost = env.MANAGEMENT_HOST;
+    this.database = parseDatabaseUrl(env.DATABASE_URL);
+    this.migrationsRun = env.MIGRATIONS_RUN;
+    this.smtpUrl = env.SMTP_URL;
+    this.mailFrom = env.MAIL_FROM;
+    this.portalUrl = env.PORTAL_URL.replace(/\/+$/, '');
+    this.logLevel = env.LOG_LEVEL;
+    this.http = {
+      headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      maxConnections: env.HTTP_MAX_CONNECTIONS,
+    };
+    this.databaseTimeoutMs = env.DATABASE_TIMEOUT_MS;
+    this.edge = {
+      corsOrigins: env.CORS_ORIGINS,
+      rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+      authFailuresPerMinute: env.AUTH_FAILURES_PER_MINUTE,
+      redisUrl: env.REDIS_URL,
+      redisKeyPrefix: env.REDIS_KEY_PREFIX,
+    };
+    this.webhooks = {
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      retryBaseMs: env.WEBHOOK_RETRY_BASE_MS,
+    };
   }
-}
 
-export const DEFAULT_HTTP_LIMITS: HttpLimits = {
-  headersTimeoutMs: 15_000,
-  requestTimeoutMs: 30_000,
-  maxConnections: undefined,
-};
-
-type Env = Record<string, unknown>;
-
-function read(env: Env, name: string): string | undefined {
-  const value = env[name];
-  if (value === undefined || value === null) return undefined;
-  const text = String(value);
-  return text === '' ? undefined : text;
-}
-
-function port(env: Env, name: string, fallback: number): number {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (!/^[0-9]{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new ConfigError(name, 'must be a port number from 0 to 65535', raw);
+  /**
+   * Validates `env` (variable name to text, as in process.env) and builds the configuration;
+   * `overrides` are settings the caller fixes over the environment, already typed (the CLI's
+   * db:migrate: `{ MIGRATIONS_RUN: false }`). Throws a ConfigError naming each bad variable.
+   */
+  static fromEnv(env: Record<string, unknown>, overrides: Partial<EnvironmentVariables> = {}): AppConfig {
+    return new AppConfig({ ...validateEnvironment(env), ...overrides });
   }
-  return Number(raw);
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(name, 'must be true or false', raw);
-}
-
-function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return fallback;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, `must be a URL (${protocols.join(', ')})`, raw);
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must start with ${protocols.join(' or ')}`, raw);
-  }
-  return raw;
-}
-
-function integer(env: Env, name: string, min: number, max: number): number | undefined {
-  const raw = read(env, name);
-  if (raw === undefined) return undefined;
-  if (!/^[0-9]{1,10}$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(name, `must be a whole number from ${min} to ${max}`, raw);
-  }
-  return Number(raw);
-}
-
-function httpLimits(env: Env): HttpLimits {
-  const headersTimeoutMs =
-    integer(env, 'HTTP_HEADERS_TIMEOUT_MS', 100, 600_000) ?? DEFAULT_HTTP_LIMITS.headersTimeoutMs;
-  const requestTimeoutMs =
-    integer(env, 'HTTP_REQUEST_TIMEOUT_MS', 100, 600_000) ?? DEFAULT_HTTP_LIMITS.requestTimeoutMs;
-  // Node enforces neither timeout when the headers may take longer than the whole request.
-  if (requestTimeoutMs < headersTimeoutMs) {
-    throw new ConfigError(
-      'HTTP_REQUEST_TIMEOUT_MS',
-      `must not be shorter than HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs})`,
-      String(requestTimeoutMs),
-    );
-  }
-  return {
-    headersTimeoutMs,
-    requestTimeoutMs,
-    maxConnections: integer(env, 'HTTP_MAX_CONNECTIONS', 0, 1_000_000),
-  };
-}
-
-/** `https://app.example.com, http://localhost:5173`: each an origin exactly as a browser sends it. */
-function origins(env: Env, name: string): string[] {
-  const raw = read(env, name);
-  if (raw === undefined) return [];
-  return raw
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '')
-    .map((origin) => {
-      let parsed: URL | undefined;
-      try {
-        parsed = new URL(origin);
-      } catch {
-        parsed = undefined;
-      }
-      if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
-        throw new ConfigError(name, 'must list origins like https://app.example.com, comma-separated', raw);
-      }
-      return origin;
-    });
-}
-
-function edgeProtection(env: Env): EdgeProtection {
-  return {
-    corsOrigins: origins(env, 'CORS_ORIGINS'),
-    rateLimitPerMinute:
-      integer(env, 'RATE_LIMIT_PER_MINUTE', 0, 1_000_000_000) ?? DEFAULT_EDGE_PROTECTION.rateLimitPerMinute,
-    authFailuresPerMinute:
-      integer(env, 'AUTH_FAILURES_PER_MINUTE', 0, 1_000_000_000) ??
-      DEFAULT_EDGE_PROTECTION.authFailuresPerMinute,
-    redisUrl: url(env, 'REDIS_URL', undefined, ['redis:', 'rediss:']),
-    redisKeyPrefix: read(env, 'REDIS_KEY_PREFIX') ?? DEFAULT_EDGE_PROTECTION.redisKeyPrefix,
-  };
 }
 
 export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
-  if (raw.startsWith('sqlite:')) {
-    const path = raw.slice('sqlite:'.length);
-    if (path === '') throw new ConfigError(variable, 'needs a file path after sqlite:', raw);
-    return { kind: 'sqlite', path };
-  }
-  if (raw.startsWith('mysql://')) {
-    let parsed: URL;
-    try {
-      parsed = new URL(raw);
-    } catch {
-      throw new ConfigError(variable, 'is not a valid mysql:// URL', raw);
-    }
-    const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
-    if (!parsed.hostname || database === '' || database.includes('/')) {
-      throw new ConfigError(variable, 'must look like mysql://user:pass@host:3306/database', raw);
-    }
-    return {
-      kind: 'mysql',
-      url: raw,
-      host: parsed.hostname,
-      port: parsed.port ? Number(parsed.port) : 3306,
-      user: decodeURIComponent(parsed.username) || 'root',
-      password: decodeURIComponent(parsed.password),
-      database,
-    };
-  }
-  throw new ConfigError(variable, 'must start with sqlite: or mysql://', raw);
-}
-
-export function parseConfig(env: Env): AppConfig {
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info') as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`, logLevel);
-  }
-  const mailFrom = read(env, 'MAIL_FROM') ?? 'no-reply@localhost';
-  if (!/^[^\s@<>]+@[^\s@<>]+$/.test(mailFrom)) {
-    throw new ConfigError('MAIL_FROM', 'must be an email address', mailFrom);
-  }
-  const host = read(env, 'HOST') ?? '0.0.0.0';
-  return new AppConfig(
-    port(env, 'PORT', 3000),
-    host,
-    port(env, 'MANAGEMENT_PORT', 9464),
-    parseDatabaseUrl(read(env, 'DATABASE_URL') ?? 'sqlite:data/app.sqlite'),
-    bool(env, 'MIGRATIONS_RUN', true),
-    url(env, 'SMTP_URL', undefined, ['smtp:', 'smtps:']),
-    mailFrom,
-    // The vendor's partner portal serves the accept link (X20), not this API: a local portal by default.
-    url(env, 'PORTAL_URL', 'http://localhost:8080', ['http:', 'https:'])!.replace(/\/+$/, ''),
-    logLevel,
-    httpLimits(env),
-    integer(env, 'DATABASE_TIMEOUT_MS', 100, 60_000) ?? 5000,
-    read(env, 'MANAGEMENT_HOST') ?? '127.0.0.1',
-    edgeProtection(env),
-    {
-      allowPrivateNetworks: bool(env, 'WEBHOOK_ALLOW_PRIVATE_NETWORKS', DEFAULT_WEBHOOK_CONFIG.allowPrivateNetworks),
-      retryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1, 3_600_000) ?? DEFAULT_WEBHOOK_CONFIG.retryBaseMs,
-    },
-  );
+  const problem = databaseUrlProblem(raw);
+  if (problem !== undefined) throw new ConfigError([{ variable, problem, value: raw }]);
+  if (raw.startsWith('sqlite:')) return { kind: 'sqlite', path: raw.slice('sqlite:'.length) };
+  const parsed = new URL(raw);
+  return {
+    kind: 'mysql',
+    url: raw,
+    host: parsed.hostname,
+    port: parsed.port ? Number(parsed.port) : 3306,
+    user: decodeURIComponent(parsed.username) || 'root',
+    password: decodeURIComponent(parsed.password),
+    database: decodeURIComponent(parsed.pathname.replace(/^\//, '')),
+  };
 }

@@ -1,7 +1,22 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { runCli } from '../../src/cli';
+import { commands, runCli } from '../../src/cli';
 import { migrations } from '../../src/shared/infrastructure/database/migrations';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
+import { ensureBuilt } from '../support/server-process';
+
+const ROOT = join(__dirname, '..', '..');
+
+/** A DataSource on a scratch database, for counting what the CLI wrote. */
+async function openDatabase(url: string): Promise<DataSource> {
+  const dataSource = new DataSource({
+    ...(url.startsWith('sqlite:')
+      ? { type: 'better-sqlite3' as const, database: url.slice('sqlite:'.length) }
+      : { type: 'mysql' as const, url }),
+  });
+  return dataSource.initialize();
+}
 
 interface CliRun {
   code: number;
@@ -31,7 +46,7 @@ describe('admin CLI', () => {
     let stderr = '';
     const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
     let json: Record<string, unknown> = {};
-    if (code === 0 && !argv.includes('--help')) {
+    if (code === 0 && !argv.includes('--help') && argv[0] !== 'help') {
       // exactly one JSON object on one line
       expect(stdout.endsWith('\n')).toBe(true);
       expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -41,12 +56,7 @@ describe('admin CLI', () => {
   }
 
   async function count(table: string): Promise<number> {
-    const dataSource = new DataSource({
-      ...(scratch.url.startsWith('sqlite:')
-        ? { type: 'better-sqlite3' as const, database: scratch.url.slice('sqlite:'.length) }
-        : { type: 'mysql' as const, url: scratch.url }),
-    });
-    await dataSource.initialize();
+    const dataSource = await openDatabase(scratch.url);
     try {
       return Number((await dataSource.query(`SELECT COUNT(*) AS n FROM ${table}`))[0].n);
     } finally {
@@ -117,29 +127,122 @@ describe('admin CLI', () => {
     });
   });
 
-  it.each([
-    [['vendors:create'], /missing --name/],
-    [['vendors:create', '--name', '   '], /--name must not be blank/],
-    [['vendors:create', '--name', 'x', '--colour', 'red'], /colour/],
-    [['api-keys:create', '--vendor', 'abc'], /--vendor must be a positive integer/],
-    [['api-keys:create', '--vendor', '999999'], /vendor not found/],
+  /** vendors, lead options, API keys, and which keys are active: what a refused command must leave as it was */
+  async function state(): Promise<number[]> {
+    return [
+      await count('vendors'),
+      await count('lead_options'),
+      await count('api_keys'),
+      await count('api_keys WHERE revoked_at IS NULL'),
+    ];
+  }
+
+  const vendorArg = () => String(vendorId);
+
+  it.each<[string, () => string[], RegExp]>([
     [
-      ['lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'x'],
-      /--kind must be source or status/,
+      'vendors:create without --name',
+      () => ['vendors:create'],
+      /required option '--name <name>' not specified/,
     ],
-    [['lead-options:list', '--vendor', '0'], /--vendor must be a positive integer/],
-    [['no-such-command'], /unknown command/],
+    [
+      'vendors:create --name without a value',
+      () => ['vendors:create', '--name'],
+      /option '--name <name>' argument missing/,
+    ],
+    [
+      'an unknown option',
+      () => ['vendors:create', '--name', 'x', '--colour', 'red'],
+      /unknown option '--colour'/,
+    ],
+    ['an argument no command takes', () => ['vendors:create', '--name', 'x', 'extra'], /too many arguments/],
+    [
+      'api-keys:create --vendor abc',
+      () => ['api-keys:create', '--vendor', 'abc'],
+      /option '--vendor <vendorId>' argument 'abc' is invalid. It must be a positive integer/,
+    ],
+    [
+      'api-keys:create --vendor 1.5',
+      () => ['api-keys:create', '--vendor', '1.5'],
+      /It must be a positive integer/,
+    ],
+    [
+      'api-keys:revoke without --key',
+      () => ['api-keys:revoke'],
+      /required option '--key <key>' not specified/,
+    ],
+    [
+      'lead-options:create without --label',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'status'],
+      /required option '--label <label>' not specified/,
+    ],
+    [
+      'lead-options:list --vendor 0',
+      () => ['lead-options:list', '--vendor', '0'],
+      /'--vendor <vendorId>' argument '0' is invalid/,
+    ],
+    [
+      'lead-options:list --vendor -1',
+      () => ['lead-options:list', '--vendor', '-1'],
+      /It must be a positive integer/,
+    ],
+    ['db:migrate with an option', () => ['db:migrate', '--dry-run'], /unknown option '--dry-run'/],
+    ['an unknown command', () => ['no-such-command'], /unknown command 'no-such-command'/],
+    ['no command at all', () => [], /Usage: node dist\/cli.js/],
   ])(
-    'refuses %j with a clear message on stderr, non-zero exit, nothing on stdout, nothing written',
-    async (argv, message) => {
-      const before = (await count('vendors')) + (await count('lead_options')) + (await count('api_keys'));
-      const run = await cli(...argv);
-      expect(run.code).not.toBe(0);
+    'usage error, %s: a clear message on stderr, exit 2, nothing on stdout, nothing written',
+    async (_name, argv, message) => {
+      const before = await state();
+      const run = await cli(...argv());
+      expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(message);
-      expect((await count('vendors')) + (await count('lead_options')) + (await count('api_keys'))).toBe(
-        before,
-      );
+      expect(await state()).toEqual(before);
+    },
+  );
+
+  it.each<[string, () => string[], RegExp]>([
+    [
+      'vendors:create with a blank name',
+      () => ['vendors:create', '--name', '   '],
+      /--name must not be blank/,
+    ],
+    ['vendors:create with a name too long', () => ['vendors:create', '--name', 'x'.repeat(256)], /--name/],
+    [
+      'api-keys:create for an unknown vendor',
+      () => ['api-keys:create', '--vendor', '999999'],
+      /vendor not found/,
+    ],
+    ['api-keys:revoke of an unknown key', () => ['api-keys:revoke', '--key', 'prm_nothing'], /not found/],
+    [
+      'lead-options:create with a kind other than source or status',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'colour', '--label', 'x'],
+      /--kind must be source or status/,
+    ],
+    [
+      'lead-options:create with a blank label',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'source', '--label', ' '],
+      /--label must not be blank/,
+    ],
+    [
+      'lead-options:create for an unknown vendor',
+      () => ['lead-options:create', '--vendor', '999999', '--kind', 'source', '--label', 'x'],
+      /vendor not found/,
+    ],
+    [
+      'lead-options:list for an unknown vendor',
+      () => ['lead-options:list', '--vendor', '999999'],
+      /vendor not found/,
+    ],
+  ])(
+    'refusal, %s: a clear message on stderr, exit 1, nothing on stdout, nothing written',
+    async (_name, argv, message) => {
+      const before = await state();
+      const run = await cli(...argv());
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(message);
+      expect(await state()).toEqual(before);
     },
   );
 
@@ -156,8 +259,156 @@ describe('admin CLI', () => {
     ]) {
       expect(run.stdout).toContain(name);
     }
+    expect(run.stderr).toBe('');
     const one = await cli('lead-options:create', '--help');
     expect(one.code).toBe(0);
-    expect(one.stdout).toContain('--vendor <vendorId> --kind source|status --label <label>');
+    expect(one.stdout).toContain('--vendor <vendorId> --kind <source|status> --label <label>');
+  });
+
+  it.each(commands.map((c) => c.name))(
+    '%s --help describes its options on stdout and exits 0',
+    async (name) => {
+      const command = commands.find((c) => c.name === name)!;
+      const run = await cli(name, '--help');
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toContain(`Usage: node dist/cli.js ${name}`);
+      expect(run.stdout.replace(/\s+/g, ' ')).toContain(command.summary); // wrapped at 80 columns
+      for (const option of Object.keys(command.options)) expect(run.stdout).toContain(`--${option} <`);
+      expect(await cli('help', name)).toMatchObject({ code: 0, stdout: run.stdout });
+    },
+  );
+});
+
+/** Nothing runs before the command line is understood: not even the migrations of a new database. */
+describe('admin CLI on a new database', () => {
+  let scratch: ScratchDatabase;
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    scratch = await createScratchDatabase();
+    process.env.DATABASE_URL = scratch.url;
+    process.env.LOG_LEVEL = 'silent';
+    delete process.env.MIGRATIONS_RUN;
+  });
+  afterAll(async () => {
+    process.env = saved;
+    await scratch.drop();
+  });
+
+  async function tables(): Promise<boolean> {
+    const dataSource = await openDatabase(scratch.url);
+    try {
+      return await dataSource.createQueryRunner().hasTable('vendors');
+    } finally {
+      await dataSource.destroy();
+    }
+  }
+
+  it('a usage error or --help applies no migration', async () => {
+    const quiet = { stdout: () => undefined, stderr: () => undefined };
+    expect(await runCli(['api-keys:create', '--vendor', 'abc'], quiet)).toBe(2);
+    expect(
+      await runCli(['leads:import', '--vendor', '1', '--partner', '1', '--file', 'leads.txt'], quiet),
+    ).toBe(2);
+    expect(await runCli(['vendors:create', '--help'], quiet)).toBe(0);
+    expect(await tables()).toBe(false);
+  });
+
+  it('an invalid configuration is exit 2 with one line naming the variable, and applies no migration', async () => {
+    process.env.DATABASE_TIMEOUT_MS = '50';
+    let stderr = '';
+    let stdout = '';
+    try {
+      const code = await runCli(['vendors:create', '--name', 'Acme'], {
+        stdout: (s) => (stdout += s),
+        stderr: (s) => (stderr += s),
+      });
+      expect(code).toBe(2);
+    } finally {
+      delete process.env.DATABASE_TIMEOUT_MS;
+    }
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'error: Invalid configuration: DATABASE_TIMEOUT_MS must be a whole number from 100 to 60000 (got "50")\n',
+    );
+    expect(await tables()).toBe(false);
+  });
+
+  it('MIGRATIONS_RUN=false is obeyed by other commands, while db:migrate applies and names every migration', async () => {
+    process.env.MIGRATIONS_RUN = 'false';
+    let stdout = '';
+    const out = { stdout: (s: string) => (stdout += s), stderr: () => undefined };
+    try {
+      expect(await runCli(['vendors:create', '--name', 'Acme'], out)).toBe(1); // no table yet
+      expect(await tables()).toBe(false);
+      expect(await runCli(['db:migrate'], out)).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ applied: migrations.map((m) => new m().name) });
+    } finally {
+      delete process.env.MIGRATIONS_RUN;
+    }
+    expect(process.env.MIGRATIONS_RUN).toBeUndefined();
+  });
+});
+
+/** The built CLI as a process: what scripts and operators see (docs/configuration.md "Administration CLI"). */
+describe('node dist/cli.js', () => {
+  let scratch: ScratchDatabase;
+
+  beforeAll(async () => {
+    ensureBuilt();
+    scratch = await createScratchDatabase();
+  }, 120_000);
+  afterAll(async () => {
+    await scratch.drop();
+  });
+
+  function node(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+    return spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: scratch.url, LOG_LEVEL: 'silent', MIGRATIONS_RUN: 'true' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+  }
+
+  it('--help: the commands on stdout, exit 0', () => {
+    const run = node('--help');
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe('');
+    for (const command of commands) expect(run.stdout).toContain(command.name);
+    expect(run.stdout).toContain('Exit codes: 0 done, 1 refused');
+  });
+
+  it('a usage error: stderr, exit 2, nothing on stdout', () => {
+    const run = node('api-keys:create', '--vendor', 'abc');
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: option '--vendor <vendorId>' argument 'abc' is invalid/);
+  });
+
+  it('success: one JSON object on stdout, exit 0; a refusal: stderr, exit 1, nothing on stdout', () => {
+    const created = node('vendors:create', '--name', 'Acme');
+    expect(created.status).toBe(0);
+    expect(created.stdout.trimEnd().split('\n')).toHaveLength(1);
+    const { apiKey } = JSON.parse(created.stdout) as { apiKey: string };
+    expect(node('api-keys:revoke', '--key', apiKey).stdout).toBe('{"revoked":true}\n');
+    const again = node('api-keys:revoke', '--key', apiKey);
+    expect(again.status).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toBe('error: active API key not found\n');
+  });
+
+  it('an invalid configuration: one line naming the variable, exit 2', () => {
+    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'db:migrate'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: scratch.url, MIGRATIONS_RUN: 'maybe' },
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'error: Invalid configuration: MIGRATIONS_RUN must be true or false (got "maybe")\n',
+    );
   });
 });

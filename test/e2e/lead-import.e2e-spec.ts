@@ -462,11 +462,14 @@ describe('leads:import (X13)', () => {
     it.each([
       [
         ['--vendor', '1', '--partner', '1', '--file', 'leads.txt'],
-        /--file must end in .csv, .ndjson or .jsonl/,
+        /option '--file <path>' argument 'leads.txt' is invalid. It must end in .csv, .ndjson or .jsonl/,
       ],
-      [['--vendor', '1', '--partner', '1'], /missing --file/],
-      [['--vendor', 'x', '--partner', '1', '--file', 'a.csv'], /--vendor must be a positive integer/],
-      [['--vendor', '1', '--partner', '1', '--file', 'a.csv', '--dry-run', 'yes'], /dry-run/],
+      [['--vendor', '1', '--partner', '1'], /required option '--file <path>' not specified/],
+      [
+        ['--vendor', 'x', '--partner', '1', '--file', 'a.csv'],
+        /option '--vendor <vendorId>' argument 'x' is invalid. It must be a positive integer/,
+      ],
+      [['--vendor', '1', '--partner', '1', '--file', 'a.csv', '--dry-run', 'yes'], /unknown option '--dry-run'/],
     ])('usage error %j: exit 2', async (args, message) => {
       const run = await cli('leads:import', ...args);
       expect(run.code).toBe(2);

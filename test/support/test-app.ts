@@ -5,7 +5,7 @@ import request from 'supertest';
 import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { ContractRecorder } from './contract';
-import { AppConfig, parseConfig } from '../../src/config/app-config';
+import { AppConfig } from '../../src/config/app-config';
 import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
 import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
 import { SharedModule } from '../../src/shared/shared.module';
@@ -25,7 +25,7 @@ export function isMysql(): boolean {
 }
 
 export function testConfig(env: Record<string, string> = {}): AppConfig {
-  return parseConfig({
+  return AppConfig.fromEnv({
     DATABASE_URL: testDatabaseUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     MANAGEMENT_PORT: '0',

@@ -1,4 +1,4 @@
-import { CliCommand, idOption } from '../../shared/cli/cli-command';
+import { CliCommand, cliCommand, positiveInteger, text } from '../../shared/cli/cli-command';
 import {
   CreateApiKeyUseCase,
   CreateLeadOptionUseCase,
@@ -7,40 +7,42 @@ import {
   RevokeApiKeyUseCase,
 } from '../application/vendor-use-cases';
 
+const vendor = { value: '<vendorId>', description: 'the id of the vendor', parse: positiveInteger };
+
 /** docs/configuration.md "Administration CLI": the vendor, API key and lead option commands. */
 export const vendorCommands: CliCommand[] = [
-  {
+  cliCommand({
     name: 'vendors:create',
     summary: 'create a vendor and its first API key',
-    options: { name: { value: '<name>' } },
-    run: (app, o) => app.get(CreateVendorUseCase).execute(o.name!),
-  },
-  {
+    options: { name: { value: '<name>', description: 'the vendor name, 1 to 255 characters', parse: text } },
+    run: (app, o) => app.get(CreateVendorUseCase).execute(o.name),
+  }),
+  cliCommand({
     name: 'api-keys:create',
     summary: 'create another active API key for a vendor',
-    options: { vendor: { value: '<vendorId>', id: true } },
-    run: (app, o) => app.get(CreateApiKeyUseCase).execute(idOption(o, 'vendor')),
-  },
-  {
+    options: { vendor },
+    run: (app, o) => app.get(CreateApiKeyUseCase).execute(o.vendor),
+  }),
+  cliCommand({
     name: 'api-keys:revoke',
     summary: 'revoke an API key; it is refused from the next request on',
-    options: { key: { value: '<key>' } },
-    run: (app, o) => app.get(RevokeApiKeyUseCase).execute(o.key!),
-  },
-  {
+    options: { key: { value: '<key>', description: 'the API key to revoke', parse: text } },
+    run: (app, o) => app.get(RevokeApiKeyUseCase).execute(o.key),
+  }),
+  cliCommand({
     name: 'lead-options:create',
     summary: 'create a lead source or lead status value for a vendor',
     options: {
-      vendor: { value: '<vendorId>', id: true },
-      kind: { value: 'source|status' },
-      label: { value: '<label>' },
+      vendor,
+      kind: { value: '<source|status>', description: 'source or status', parse: text },
+      label: { value: '<label>', description: 'the label, 1 to 255 characters', parse: text },
     },
-    run: (app, o) => app.get(CreateLeadOptionUseCase).execute(idOption(o, 'vendor'), o.kind!, o.label!),
-  },
-  {
+    run: (app, o) => app.get(CreateLeadOptionUseCase).execute(o.vendor, o.kind, o.label),
+  }),
+  cliCommand({
     name: 'lead-options:list',
     summary: "list a vendor's lead source and status values",
-    options: { vendor: { value: '<vendorId>', id: true } },
-    run: (app, o) => app.get(ListLeadOptionsUseCase).execute(idOption(o, 'vendor')),
-  },
+    options: { vendor },
+    run: (app, o) => app.get(ListLeadOptionsUseCase).execute(o.vendor),
+  }),
 ];

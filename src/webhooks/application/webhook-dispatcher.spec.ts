@@ -1,4 +1,4 @@
-import { AppConfig, parseConfig } from '../../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats, WebhookSender } from './delivery-queue';
@@ -70,7 +70,7 @@ describe('WebhookDispatcher', () => {
         return new Date('2030-01-01T00:00:00.000Z');
       }
     })();
-    const config: AppConfig = parseConfig({});
+    const config: AppConfig = AppConfig.fromEnv({});
     const dispatcher = new WebhookDispatcher(
       new DirectUnitOfWork(),
       queue,

@@ -1,4 +1,4 @@
-import { AppConfig, parseConfig } from '../../../src/config/app-config';
+import { AppConfig } from '../../../src/config/app-config';
 import { InMemoryContactRepository } from './contacts';
 import { InMemoryIdempotencyStore } from './idempotency';
 import { InMemoryLeadBatchWriter, InMemoryLeadHistory, InMemoryLeadRepository } from './leads';
@@ -40,7 +40,7 @@ export const PORTAL_URL = 'https://portal.test/app';
 export function inMemoryAdapters(env: Record<string, string> = {}) {
   const uow = new InMemoryUnitOfWork();
   const clock = new ManualClock();
-  const config: AppConfig = parseConfig({ PORTAL_URL, ...env });
+  const config: AppConfig = AppConfig.fromEnv({ PORTAL_URL, ...env });
   const vendors = new InMemoryVendorRepository(uow);
   const partners = new InMemoryPartnerRepository(uow);
   const contacts = new InMemoryContactRepository(uow);

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { parseConfig } from '../../../src/config/app-config';
+import { AppConfig } from '../../../src/config/app-config';
 import {
   InMemoryOutboxStore,
   ManualClock,
@@ -30,7 +30,7 @@ function setup(overrides: ConstructorParameters<typeof MailDispatcherSettings>[0
     sender,
     clock,
     settings,
-    parseConfig({ MAIL_FROM: 'from@vendor.test' }),
+    AppConfig.fromEnv({ MAIL_FROM: 'from@vendor.test' }),
   );
   return { store, sender, clock, settings, dispatcher };
 }
@@ -121,7 +121,7 @@ describe('MailDispatcher (D35, D36, D41)', () => {
       sender,
       clock,
       new MailDispatcherSettings({ autoStart: false }),
-      parseConfig({}),
+      AppConfig.fromEnv({}),
     );
     expect(await next.dispatchDue()).toMatchObject({ sent: 2 });
     expect(sender.sent.map((m) => m.to)).toEqual(['1@x.test', '2@x.test', '3@x.test']);

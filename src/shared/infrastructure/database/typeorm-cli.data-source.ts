@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { parseConfig } from '../../../config/app-config';
+import { AppConfig } from '../../../config/app-config';
 import { schemaDataSource } from './schema-data-source';
 
 /**
@@ -7,4 +7,4 @@ import { schemaDataSource } from './schema-data-source';
  * migrations and entities"): the database of DATABASE_URL, every entity and migration. Not imported
  * by the service.
  */
-export const dataSource = schemaDataSource(parseConfig(process.env).database);
+export const dataSource = schemaDataSource(AppConfig.fromEnv(process.env).database);
