@@ -53,8 +53,8 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   private readonly engine: DatabaseEngine;
   private readonly timeoutMs: number;
   private queue: Promise<unknown> = Promise.resolve();
-  /** SQLite: work queued behind the running unit, not yet started. */
-  private waiting = 0;
+  /** SQLite: whether a COMMIT of the open batch is due at the end of this turn of the event loop. */
+  private commitScheduled = false;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -107,12 +107,14 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   /**
-   * SQLite group commit: units that queue up behind each other run one after another inside one
-   * write transaction, each in a savepoint of its own, and are committed together when the queue
-   * runs dry or the batch is full. One COMMIT writes each changed page once for the whole batch,
-   * where a COMMIT per unit writes the shared pages (the last page of the leads table and of each
-   * index, the counts row) once per unit. Every unit is answered only after the COMMIT that saves
-   * it; a unit that fails leaves the others of its batch untouched (docs/operations.md).
+   * SQLite group commit: the units that arrive while a write transaction is open run one after
+   * another inside it, each in a savepoint of its own, and are committed together. The COMMIT waits
+   * for the end of the current turn of the event loop (setImmediate), so that every request whose
+   * bytes arrived in the same turn joins the batch, and happens at once when the batch holds 32
+   * units. One COMMIT writes each changed page once for the whole batch, where a COMMIT per unit
+   * writes the shared pages (the last page of the leads table and of each index, the counts row)
+   * once per unit. Every unit is answered only after the COMMIT that saves it; a unit that fails
+   * leaves the others of its batch untouched (docs/operations.md).
    */
   private async sqliteGroupCommit<T>(deadline: Deadline, work: () => Promise<T>): Promise<T> {
     const unit = await this.serialized(async () => {
@@ -120,12 +122,24 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
         deadline.check();
         return await this.sql.sqliteUnit(() => deadline.guard(work));
       } finally {
-        if (this.waiting === 0 || this.sql.sqliteBatchSize >= MAX_UNITS_PER_COMMIT)
-          await this.sql.commitSqliteBatch();
+        if (this.sql.sqliteBatchSize >= MAX_UNITS_PER_COMMIT) await this.sql.commitSqliteBatch();
+        else this.scheduleCommit();
       }
     });
     await unit.committed;
     return unit.value;
+  }
+
+  /** Commits the open batch at the end of this turn of the event loop, in its turn in the queue. */
+  private scheduleCommit(): void {
+    if (this.commitScheduled || this.sql.sqliteBatchSize === 0) return;
+    this.commitScheduled = true;
+    setImmediate(() => {
+      this.commitScheduled = false;
+      this.serialized(() => this.sql.commitSqliteBatch()).catch((error: unknown) =>
+        this.logger.error(`SQLite COMMIT could not be completed: ${(error as Error).message}`),
+      );
+    });
   }
 
   private inContext<T>(fn: () => Promise<T>): Promise<T> {
@@ -133,12 +147,7 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   }
 
   private serialized<T>(fn: () => Promise<T>): Promise<T> {
-    this.waiting += 1;
-    const start = () => {
-      this.waiting -= 1;
-      return fn();
-    };
-    const result = this.queue.then(start, start);
+    const result = this.queue.then(fn, fn);
     this.queue = result.catch(() => undefined);
     return result;
   }
