@@ -4,7 +4,7 @@ import { IdempotencyStore } from './application/idempotency-store';
 import { IdempotencySettings } from './application/idempotency.settings';
 import { IdempotencySweeper } from './application/idempotency-sweeper';
 import { IdempotentRequests } from './application/idempotent-requests';
-import { TypeOrmIdempotencyStore } from './infrastructure/typeorm-idempotency.store';
+import { TypeOrmIdempotencyStore } from './infrastructure/typeorm-idempotency-store';
 
 /** A lease is this many database bounds, and at least a minute (docs/idempotency.md). */
 const LEASE_IN_DATABASE_BOUNDS = 10;

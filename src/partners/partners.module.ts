@@ -9,29 +9,23 @@ import { InvitePartnerUseCase } from './application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
 import { ListPartnersUseCase } from './application/list-partners.use-case';
 import { PartnerInviter } from './application/partner-inviter';
-import {
-  InvitationRepository,
-  PartnerRepository,
-  PartnerUserRepository,
-  VendorDirectory,
-} from './application/ports';
+import { InvitationRepository } from './application/invitation-repository';
+import { PartnerRepository } from './application/partner-repository';
+import { PartnerUserRepository } from './application/partner-user-repository';
+import { VendorDirectory } from './application/vendor-directory';
 import { RecordPartnerUserActivityUseCase } from './application/record-partner-user-activity.use-case';
 import { ReinvitePartnerUseCase } from './application/reinvite-partner.use-case';
 import { InvitationsController } from './http/invitations.controller';
 import { PartnerUserActivityController } from './http/partner-user-activity.controller';
 import { PartnersController } from './http/partners.controller';
-import {
-  InvitationOrmEntity,
-  PartnerOrmEntity,
-  PartnerUserOrmEntity,
-  VendorPartnerOrmEntity,
-} from './infrastructure/partner.orm-entities';
-import {
-  TypeOrmInvitationRepository,
-  TypeOrmPartnerRepository,
-  TypeOrmPartnerUserRepository,
-  TypeOrmVendorDirectory,
-} from './infrastructure/typeorm-partner.repositories';
+import { InvitationOrmEntity } from './infrastructure/invitation.orm-entity';
+import { PartnerOrmEntity } from './infrastructure/partner.orm-entity';
+import { PartnerUserOrmEntity } from './infrastructure/partner-user.orm-entity';
+import { VendorPartnerOrmEntity } from './infrastructure/vendor-partner.orm-entity';
+import { TypeOrmInvitationRepository } from './infrastructure/typeorm-invitation-repository';
+import { TypeOrmPartnerRepository } from './infrastructure/typeorm-partner-repository';
+import { TypeOrmPartnerUserRepository } from './infrastructure/typeorm-partner-user-repository';
+import { TypeOrmVendorDirectory } from './infrastructure/typeorm-vendor-directory';
 import { PartnerAccessModule } from './partner-access.module';
 
 /**

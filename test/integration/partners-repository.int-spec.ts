@@ -1,18 +1,16 @@
 import { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
-import {
-  ConcurrentWriteConflict,
-  InvitationRepository,
-  PartnerRepository,
-  PartnerUserRepository,
-} from '../../src/partners/application/ports';
+import { ConcurrentWriteConflict } from '../../src/partners/application/concurrent-write-conflict';
+import { InvitationRepository } from '../../src/partners/application/invitation-repository';
+import { PartnerRepository } from '../../src/partners/application/partner-repository';
+import { PartnerUserRepository } from '../../src/partners/application/partner-user-repository';
 import { INVITATION_VALIDITY_MS, InvitationToken } from '../../src/partners/domain/invitation';
 import { Partner } from '../../src/partners/domain/partner';
 import { newPartnerUser } from '../../src/partners/domain/partner-user';
 import { PartnersModule } from '../../src/partners/partners.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { vendorApi } from '../support/lead-fixtures';

@@ -9,7 +9,8 @@ import { AppConfig, parseConfig } from '../../src/config/app-config';
 import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
 import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
 import { SharedModule } from '../../src/shared/shared.module';
-import { CreateLeadOptionUseCase, CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateLeadOptionUseCase } from '../../src/vendors/application/create-lead-option.use-case';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 
 /**
  * The database every integration and e2e test uses: TEST_DATABASE_URL when set (`npm run test:mysql`

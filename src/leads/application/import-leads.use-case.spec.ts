@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { ManualClock, PassThroughUnitOfWork } from '../../../test/support/mail-fakes';
 import { PartnerAccess } from '../../partners/application/partner-access';
 import { NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
+import { LeadOptionRepository } from '../../vendors/application/lead-option-repository';
+import { VendorRepository } from '../../vendors/application/vendor-repository';
 import { LeadOption } from '../../vendors/domain/lead-option';
 import { Lead } from '../domain/lead';
 import { LeadHistoryEntry } from '../domain/lead-history';
 // The real POST validation (no database behind it), so these tests show rows judged like requests.
 // eslint-disable-next-line no-restricted-imports
-import { ClassValidatorLeadRequestValidator } from '../http/lead-request.validator';
+import { ClassValidatorLeadRequestValidator } from '../http/class-validator-lead-request-validator';
 import { LeadHistory } from './lead-history';
 import {
   ImportLeadsUseCase,
@@ -16,15 +17,10 @@ import {
   LeadImportInterruptedError,
   LeadImportSettings,
 } from './import-leads.use-case';
-import {
-  ImportCounts,
-  ImportProgress,
-  ImportRow,
-  LeadBatchWriter,
-  LeadRowSource,
-  RejectedRow,
-  RejectedRowSink,
-} from './lead-import.ports';
+import { ImportCounts, ImportProgress } from './import-progress';
+import { LeadBatchWriter } from './lead-batch-writer';
+import { ImportRow, LeadRowSource } from './lead-row-source';
+import { RejectedRow, RejectedRowSink } from './rejected-row-sink';
 
 const VENDOR = 1;
 const PARTNER = 7;

@@ -3,23 +3,19 @@ import { PartnerAccess } from '../../partners/application/partner-access';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { DomainError, FieldError, NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
+import { LeadOptionRepository } from '../../vendors/application/lead-option-repository';
+import { VendorRepository } from '../../vendors/application/vendor-repository';
 import { Lead } from '../domain/lead';
 import { LeadDetails } from '../domain/lead-details';
 import { LeadHistoryEntry } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
-import {
-  ImportCounts,
-  ImportProgress,
-  ImportRow,
-  LeadBatchWriter,
-  LeadRequestValidator,
-  LeadRowSource,
-  RejectedRowSink,
-  RejectionMessage,
-} from './lead-import.ports';
+import { ImportCounts, ImportProgress } from './import-progress';
+import { ImportRow, LeadRowSource } from './lead-row-source';
+import { LeadBatchWriter } from './lead-batch-writer';
+import { LeadRequestValidator } from './lead-request-validator';
+import { RejectedRowSink, RejectionMessage } from './rejected-row-sink';
 import { unknownOptionError } from './lead-option-check';
-import { emailTaken } from './lead-write.use-cases';
+import { emailTaken } from './create-lead.use-case';
 
 /** Rows per transaction: big enough that commits cost little, small enough to lose little on a stop. */
 export class LeadImportSettings {

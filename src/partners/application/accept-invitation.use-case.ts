@@ -4,7 +4,8 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { InvitationToken } from '../domain/invitation';
 import { acceptInvitation, PartnerUser } from '../domain/partner-user';
-import { InvitationRepository, PartnerUserRepository } from './ports';
+import { InvitationRepository } from './invitation-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 export interface AcceptedInvitation {
   partnerId: number;

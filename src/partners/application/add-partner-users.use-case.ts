@@ -6,8 +6,9 @@ import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partn
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /** docs/api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
 @Injectable()

@@ -1,7 +1,8 @@
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { firstDuplicateEmail, PartnerUserRequest } from '../domain/partner-user';
-import { ConcurrentWriteConflict, PartnerUserRepository } from './ports';
+import { ConcurrentWriteConflict } from './concurrent-write-conflict';
+import { PartnerUserRepository } from './partner-user-repository';
 
 export const EMAIL_TAKEN = 'a user with this email address already exists';
 

@@ -8,8 +8,9 @@ import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '.
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 export interface InvitePartnerInput {
   profile: PartnerProfile;

@@ -3,7 +3,8 @@ import { Page } from '../../shared/application/page';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /** docs/api.md endpoint 4 (D24, D25, D40): every user of the partner, whichever vendor invited it. */
 @Injectable()

@@ -6,7 +6,8 @@ import { Clock } from '../../shared/domain/clock';
 import { INVITATION_VALIDITY_DAYS, InvitationToken } from '../domain/invitation';
 import { Partner } from '../domain/partner';
 import { PartnerUser } from '../domain/partner-user';
-import { InvitationRepository, VendorDirectory } from './ports';
+import { InvitationRepository } from './invitation-repository';
+import { VendorDirectory } from './vendor-directory';
 
 /**
  * Issues one invitation per user: a fresh single-use token (stored as its hash only) and one email

@@ -3,7 +3,8 @@ import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { PartnerUser, recordActivity } from '../domain/partner-user';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /**
  * X21: the vendor's partner portal reports that a user was active. The domain decides whether

@@ -4,8 +4,9 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /** docs/api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
 @Injectable()

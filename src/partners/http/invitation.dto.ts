@@ -2,7 +2,7 @@ import { ApiSchema } from '@nestjs/swagger';
 import { PathId } from '../../shared/http/query-fields';
 import { ObjectField, IdField } from '../../shared/http/response-fields';
 import { RequiredString, SHORT_TEXT } from '../../shared/http/validation';
-import { PartnerUserResponse } from './partner.responses';
+import { PartnerUserResponse } from './partner.response';
 
 /**
  * X20: the token of an invite link `PORTAL_URL/invitations/<token>`, as the portal read it from the

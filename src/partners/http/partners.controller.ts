@@ -24,7 +24,7 @@ import {
   toPartnerResponse,
   toPartnerUserResponse,
   toUserRequest,
-} from './partner.responses';
+} from './partner.response';
 
 /** Endpoints 1-4 (docs/api.md), and the partner reads X9, X10. */
 @ApiTags('Partners')

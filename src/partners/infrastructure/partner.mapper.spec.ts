@@ -1,7 +1,8 @@
 import { Partner } from '../domain/partner';
 import { PartnerUser } from '../domain/partner-user';
 import { PartnerMapper, PartnerUserMapper } from './partner.mapper';
-import { PartnerOrmEntity, PartnerUserOrmEntity } from './partner.orm-entities';
+import { PartnerOrmEntity } from './partner.orm-entity';
+import { PartnerUserOrmEntity } from './partner-user.orm-entity';
 
 describe('PartnerMapper', () => {
   it('round-trips every field of a partner through its row', () => {

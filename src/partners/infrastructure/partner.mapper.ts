@@ -2,7 +2,9 @@ import { normalizeEmail } from '../../shared/domain/email';
 import { foldCase } from '../../shared/domain/text';
 import { Partner, PartnerType } from '../domain/partner';
 import { NewPartnerUser, PartnerUser } from '../domain/partner-user';
-import { PartnerOrmEntity, PartnerUserOrmEntity, VendorPartnerOrmEntity } from './partner.orm-entities';
+import { PartnerOrmEntity } from './partner.orm-entity';
+import { PartnerUserOrmEntity } from './partner-user.orm-entity';
+import { VendorPartnerOrmEntity } from './vendor-partner.orm-entity';
 
 /** Domain <-> ORM rows, field by field, so a new column never reaches the domain (or the wire) by accident. */
 export const PartnerMapper = {

@@ -1,11 +1,9 @@
 import { CliCommand, idOption } from '../../shared/cli/cli-command';
-import {
-  CreateApiKeyUseCase,
-  CreateLeadOptionUseCase,
-  CreateVendorUseCase,
-  ListLeadOptionsUseCase,
-  RevokeApiKeyUseCase,
-} from '../application/vendor-use-cases';
+import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
+import { CreateLeadOptionUseCase } from '../application/create-lead-option.use-case';
+import { CreateVendorUseCase } from '../application/create-vendor.use-case';
+import { ListLeadOptionsUseCase } from '../application/list-lead-options.use-case';
+import { RevokeApiKeyUseCase } from '../application/revoke-api-key.use-case';
 
 /** docs/configuration.md "Administration CLI": the vendor, API key and lead option commands. */
 export const vendorCommands: CliCommand[] = [

@@ -1,5 +1,5 @@
 import { toLeadResponse } from '../../leads/http/lead.response';
-import { toPartnerResponse, toPartnerUserResponse } from '../../partners/http/partner.responses';
+import { toPartnerResponse, toPartnerUserResponse } from '../../partners/http/partner.response';
 import type { WebhookEvent } from '../application/webhook-event';
 
 /**

@@ -4,22 +4,16 @@ import { LeadCountOrmEntity } from '../../../leads/infrastructure/lead-count.orm
 import { LeadHistoryOrmEntity } from '../../../leads/infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from '../../../leads/infrastructure/lead.orm-entity';
 import { OutboxOrmEntity } from '../../../mail/infrastructure/outbox.orm-entity';
-import {
-  InvitationOrmEntity,
-  PartnerOrmEntity,
-  PartnerUserOrmEntity,
-  VendorPartnerOrmEntity,
-} from '../../../partners/infrastructure/partner.orm-entities';
-import {
-  ApiKeyOrmEntity,
-  LeadOptionOrmEntity,
-  VendorOrmEntity,
-} from '../../../vendors/infrastructure/vendor.orm-entities';
-import {
-  WebhookDeliveryOrmEntity,
-  WebhookEndpointOrmEntity,
-  WebhookEventOrmEntity,
-} from '../../../webhooks/infrastructure/webhook.orm-entities';
+import { InvitationOrmEntity } from '../../../partners/infrastructure/invitation.orm-entity';
+import { PartnerOrmEntity } from '../../../partners/infrastructure/partner.orm-entity';
+import { PartnerUserOrmEntity } from '../../../partners/infrastructure/partner-user.orm-entity';
+import { VendorPartnerOrmEntity } from '../../../partners/infrastructure/vendor-partner.orm-entity';
+import { ApiKeyOrmEntity } from '../../../vendors/infrastructure/api-key.orm-entity';
+import { LeadOptionOrmEntity } from '../../../vendors/infrastructure/lead-option.orm-entity';
+import { VendorOrmEntity } from '../../../vendors/infrastructure/vendor.orm-entity';
+import { WebhookDeliveryOrmEntity } from '../../../webhooks/infrastructure/webhook-delivery.orm-entity';
+import { WebhookEndpointOrmEntity } from '../../../webhooks/infrastructure/webhook-endpoint.orm-entity';
+import { WebhookEventOrmEntity } from '../../../webhooks/infrastructure/webhook-event.orm-entity';
 
 /**
  * Every ORM entity, registered with every data source whatever modules it serves (the server, the

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { IsNull } from 'typeorm';
+import { Clock } from '../../shared/domain/clock';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { WebhookEvents } from '../application/webhook-events';
+import type { WebhookEvent } from '../application/webhook-event';
+import { isSubscribed } from '../domain/webhook-event-type';
+import { webhookData } from '../http/webhook-payload';
+import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
+import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
+import { WebhookEventOrmEntity } from './webhook-event.orm-entity';
+
+/** `evt_` + 32 hex digits: the event id sent as `webhook-id` (X18). */
+function newEventId(): string {
+  return `evt_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Writes the event and its deliveries through the transaction of the calling use case (X17). */
+@Injectable()
+export class TypeOrmWebhookEvents extends WebhookEvents {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async publish(vendorId: number, event: WebhookEvent): Promise<void> {
+    const { type } = event;
+    if (!this.db.inTransaction) {
+      // Outside a transaction an event could be sent for a change that is later rolled back (X17).
+      throw new Error('WebhookEvents.publish must be called inside UnitOfWork.run');
+    }
+    const endpoints = await this.txHost.tx
+      .getRepository(WebhookEndpointOrmEntity)
+      .find({ where: { vendorId, disabledAt: IsNull() }, order: { id: 'ASC' } });
+    const subscribed = endpoints.filter((row) => isSubscribed(row.events.split(','), type));
+    // No endpoint wants it: nothing is written, so vendors without webhooks pay one indexed read.
+    if (subscribed.length === 0) return;
+    const now = this.clock.now();
+    const eventId = newEventId();
+    const payload = JSON.stringify({
+      id: eventId,
+      type,
+      createdAt: now.toISOString(),
+      data: webhookData(event),
+    });
+    const inserted = await this.txHost.tx
+      .getRepository(WebhookEventOrmEntity)
+      .insert({ eventId, vendorId, type, payload, createdAt: now });
+    const eventRowId = Number((inserted.identifiers[0] as { id: number }).id);
+    await this.txHost.tx.getRepository(WebhookDeliveryOrmEntity).insert(
+      subscribed.map((endpoint) => ({
+        endpointId: endpoint.id,
+        eventRowId,
+        status: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: now,
+        lockedUntil: null,
+        leaseToken: null,
+        lastResponseStatus: null,
+        lastAttemptAt: null,
+        lastError: null,
+        createdAt: now,
+      })),
+    );
+  }
+}
