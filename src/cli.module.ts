@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { LeadImportModule } from './leads/lead-import.module';
+import { LeadImportModule } from './leads';
 import { loggingModule } from './shared/logging.module';
-import { SharedModule } from './shared/shared.module';
-import { VendorsModule } from './vendors/vendors.module';
+import { SharedModule } from './shared.module';
+import { VendorsModule } from './vendors';
 
 /** What the admin CLI needs: no HTTP, no mail dispatcher; logs on stderr. */
 @Module({

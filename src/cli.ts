@@ -7,9 +7,9 @@ import { AppLogger } from './shared/logging.module';
 import { ConfigError } from './config/app-config';
 import { CliCommand, CliUsageError } from './shared/cli/cli-command';
 import { DomainError } from './shared/domain/domain-error';
-import { leadCommands } from './leads/cli/lead.commands';
+import { leadCommands } from './leads';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
-import { vendorCommands } from './vendors/cli/vendor.commands';
+import { vendorCommands } from './vendors';
 
 export const commands: CliCommand[] = [...vendorCommands, ...leadCommands, ...databaseCommands];
 

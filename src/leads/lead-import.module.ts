@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PartnerAccessModule } from '../partners/partner-access.module';
-import { VendorsModule } from '../vendors/vendors.module';
+import { PartnerAccessModule } from '../partners';
+import { VendorsModule } from '../vendors';
 import { ImportLeadsUseCase, LeadImportSettings } from './application/import-leads.use-case';
 import { LeadHistory } from './application/lead-history';
 import { LeadBatchWriter } from './application/lead-batch-writer';

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContactsModule } from '../contacts/contacts.module';
-import { PartnersModule } from '../partners/partners.module';
-import { VendorsModule } from '../vendors/vendors.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ContactsModule } from '../contacts';
+import { PartnersModule } from '../partners';
+import { VendorsModule } from '../vendors';
+import { WebhooksModule } from '../webhooks';
 import { LeadOptionCheck } from './application/lead-option-check';
 import { LeadOptionInputCheck } from './http/lead-option.input-check';
 import { LeadHistory } from './application/lead-history';

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MailModule } from '../mail/mail.module';
+import { MailModule } from '../mail';
+import { VendorsModule } from '../vendors';
+import { WebhooksModule } from '../webhooks';
 import { AcceptInvitationUseCase } from './application/accept-invitation.use-case';
 import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
 import { GetPartnerUseCase } from './application/get-partner.use-case';
@@ -12,7 +13,6 @@ import { PartnerInviter } from './application/partner-inviter';
 import { InvitationRepository } from './application/invitation-repository';
 import { PartnerRepository } from './application/partner-repository';
 import { PartnerUserRepository } from './application/partner-user-repository';
-import { VendorDirectory } from './application/vendor-directory';
 import { RecordPartnerUserActivityUseCase } from './application/record-partner-user-activity.use-case';
 import { ReinvitePartnerUseCase } from './application/reinvite-partner.use-case';
 import { InvitationsController } from './http/invitations.controller';
@@ -25,7 +25,6 @@ import { VendorPartnerOrmEntity } from './infrastructure/vendor-partner.orm-enti
 import { TypeOrmInvitationRepository } from './infrastructure/typeorm-invitation-repository';
 import { TypeOrmPartnerRepository } from './infrastructure/typeorm-partner-repository';
 import { TypeOrmPartnerUserRepository } from './infrastructure/typeorm-partner-user-repository';
-import { TypeOrmVendorDirectory } from './infrastructure/typeorm-vendor-directory';
 import { PartnerAccessModule } from './partner-access.module';
 
 /**
@@ -41,6 +40,7 @@ import { PartnerAccessModule } from './partner-access.module';
       InvitationOrmEntity,
     ]),
     MailModule,
+    VendorsModule,
     WebhooksModule,
     PartnerAccessModule,
   ],
@@ -49,7 +49,6 @@ import { PartnerAccessModule } from './partner-access.module';
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
     { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },
-    { provide: VendorDirectory, useClass: TypeOrmVendorDirectory },
     PartnerInviter,
     InvitePartnerUseCase,
     ReinvitePartnerUseCase,

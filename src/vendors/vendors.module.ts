@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ApiKeyAuthenticator } from '../shared/application/api-key-authenticator';
 import { ApiKeyRepository } from './application/api-key-repository';
 import { LeadOptionRepository } from './application/lead-option-repository';
+import { VendorDirectory } from './application/vendor-directory';
 import { VendorRepository } from './application/vendor-repository';
 import { AuthenticateApiKeyUseCase } from './application/authenticate-api-key.use-case';
 import { CreateApiKeyUseCase } from './application/create-api-key.use-case';
@@ -17,6 +18,7 @@ import { LeadOptionOrmEntity } from './infrastructure/lead-option.orm-entity';
 import { VendorOrmEntity } from './infrastructure/vendor.orm-entity';
 import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key-repository';
 import { TypeOrmLeadOptionRepository } from './infrastructure/typeorm-lead-option-repository';
+import { TypeOrmVendorDirectory } from './infrastructure/typeorm-vendor-directory';
 import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-repository';
 
 /**
@@ -28,6 +30,7 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
   controllers: [LeadOptionsController],
   providers: [
     { provide: VendorRepository, useClass: TypeOrmVendorRepository },
+    { provide: VendorDirectory, useClass: TypeOrmVendorDirectory },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     { provide: LeadOptionRepository, useClass: TypeOrmLeadOptionRepository },
     CreateVendorUseCase,
@@ -48,7 +51,7 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
   exports: [
     ApiKeyAuthenticator,
     LeadOptionRepository,
-    VendorRepository,
+    VendorDirectory,
     CreateVendorUseCase,
     CreateApiKeyUseCase,
     RevokeApiKeyUseCase,

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli';
-import { migrations } from '../../src/shared/infrastructure/database/migrations';
+import { migrations } from '../../src/database';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 
 interface CliRun {

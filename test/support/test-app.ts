@@ -6,9 +6,10 @@ import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { ContractRecorder } from './contract';
 import { AppConfig, parseConfig } from '../../src/config/app-config';
-import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
+import { configureApi } from '../../src/bootstrap';
+import { createHttpAdapter } from '../../src/shared/http/configure-http';
 import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
-import { SharedModule } from '../../src/shared/shared.module';
+import { SharedModule } from '../../src/shared.module';
 import { CreateLeadOptionUseCase } from '../../src/vendors/application/create-lead-option.use-case';
 import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 
@@ -66,7 +67,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: false,
     bodyParser: false,
   });
-  configureHttp(app);
+  configureApi(app);
   applyConnectionLimits(app);
   const contract = new ContractRecorder();
   contract.install(app);

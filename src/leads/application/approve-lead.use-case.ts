@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ContactRepository } from '../../contacts/application/contact-repository';
+import { ContactRepository } from '../../contacts';
 import type { Actor } from '../../shared/application/actor';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
@@ -7,7 +7,7 @@ import { contactFromLead } from './contact-from-lead';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadApproval, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 import { lockedLead, saveChanged } from './lead-state-change';
 
 /** docs/api.md 10: approve and convert into a contact; retry-safe, one contact per lead (D32). */

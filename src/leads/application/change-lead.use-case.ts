@@ -10,7 +10,7 @@ import { LeadHistory } from './lead-history';
 import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 import { emailTaken } from './create-lead.use-case';
 
 /** Replace (PUT, docs/api.md 8) and update (PATCH, docs/api.md 9) share everything but how the lead changes. */

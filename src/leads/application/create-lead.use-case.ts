@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerAccess } from '../../partners/application/partner-access';
+import { PartnerAccess } from '../../partners';
 import type { Actor } from '../../shared/application/actor';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
@@ -11,7 +11,7 @@ import { LeadHistory } from './lead-history';
 import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 
 /** D27, shared with the bulk import so both answer a duplicate alike. */
 export const emailTaken = () =>

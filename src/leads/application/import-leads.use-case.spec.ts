@@ -1,10 +1,8 @@
 import 'reflect-metadata';
 import { ManualClock, PassThroughUnitOfWork } from '../../../test/support/mail-fakes';
-import { PartnerAccess } from '../../partners/application/partner-access';
+import { PartnerAccess } from '../../partners';
 import { NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository } from '../../vendors/application/lead-option-repository';
-import { VendorRepository } from '../../vendors/application/vendor-repository';
-import { LeadOption } from '../../vendors/domain/lead-option';
+import { LeadOption, LeadOptionRepository, VendorDirectory } from '../../vendors';
 import { Lead } from '../domain/lead';
 import { LeadHistoryEntry } from '../domain/lead-history';
 // The real POST validation (no database behind it), so these tests show rows judged like requests.
@@ -102,8 +100,8 @@ class RecordingProgress extends ImportProgress {
 function setup(batchSize = 2000) {
   const writer = new InMemoryLeadBatchWriter();
   const history = new InMemoryLeadHistory();
-  const vendors = new (class extends VendorRepository {
-    insert = jest.fn();
+  const vendors = new (class extends VendorDirectory {
+    nameOf = jest.fn();
     exists = async (id: number) => id === VENDOR;
   })();
   const partners = new (class extends PartnerAccess {

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerAccess } from '../../partners/application/partner-access';
+import { PartnerAccess } from '../../partners';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { DomainError, FieldError, NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository } from '../../vendors/application/lead-option-repository';
-import { VendorRepository } from '../../vendors/application/vendor-repository';
+import { LeadOptionRepository, VendorDirectory } from '../../vendors';
 import { Lead } from '../domain/lead';
 import { LeadDetails } from '../domain/lead-details';
 import { LeadHistoryEntry } from '../domain/lead-history';
@@ -112,7 +111,7 @@ export class ImportLeadsUseCase {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly vendors: VendorRepository,
+    private readonly vendors: VendorDirectory,
     private readonly partners: PartnerAccess,
     private readonly options: LeadOptionRepository,
     private readonly validator: LeadRequestValidator,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { FieldError, ValidationError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository } from '../../vendors/application/lead-option-repository';
+import { LeadOptionRepository } from '../../vendors';
 
 /** The two option fields of a lead, as they may arrive (any JSON value) or be stored (id or null). */
 export interface LeadOptionFields {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerAccess } from '../../partners/application/partner-access';
+import { PartnerAccess } from '../../partners';
 import { Page } from '../../shared/application/page';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { NotFoundError } from '../../shared/domain/domain-error';

@@ -5,7 +5,7 @@ import { Clock } from '../../shared/domain/clock';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 import { lockedLead, saveChanged } from './lead-state-change';
 
 /** docs/api.md 11: reject with an optional comment; first write wins (D32). */

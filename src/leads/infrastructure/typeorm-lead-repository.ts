@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { otherContactHasEmailSql } from '../../contacts';
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import {
   DatabaseEngine,
@@ -26,20 +27,18 @@ const SORT_COLUMNS: Record<LeadSortField, string> = {
   updatedAt: 'updated_at',
 };
 
+/** D28 for the lead `l`: another active lead, or another lead's contact, of the vendor has its email. */
+const IS_DUPLICATE = `(EXISTS (SELECT 1 FROM leads o
+                 WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
+                   AND o.archived = 0 AND o.id <> l.id)
+      OR ${otherContactHasEmailSql('l')})`;
+
+const duplicatesSql: string[] = [];
 /**
  * D28, in one statement for a whole page: another active lead, or another lead's contact, of the
  * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
  * so the planner likes it) instead of looking the page's ids up by primary key.
  */
-/** D28 for the lead `l`: another active lead, or another lead's contact, of the vendor has its email. */
-const IS_DUPLICATE = `(EXISTS (SELECT 1 FROM leads o
-                 WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
-                   AND o.archived = 0 AND o.id <> l.id)
-      OR EXISTS (SELECT 1 FROM contacts c
-                 WHERE c.vendor_id = l.vendor_id AND c.email_normalized = l.email_normalized
-                   AND c.lead_id <> l.id))`;
-
-const duplicatesSql: string[] = [];
 export const DUPLICATES_SQL = (count: number): string =>
   (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
   WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})

@@ -8,7 +8,7 @@ import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '.
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
 

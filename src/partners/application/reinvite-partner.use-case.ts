@@ -4,7 +4,7 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/webhook-events';
+import { WebhookEvents } from '../../webhooks';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
 

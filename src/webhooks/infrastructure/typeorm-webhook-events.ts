@@ -7,8 +7,8 @@ import { Clock } from '../../shared/domain/clock';
 import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { WebhookEvents } from '../application/webhook-events';
 import type { WebhookEvent } from '../application/webhook-event';
+import { WebhookPayloads } from '../application/webhook-payloads';
 import { isSubscribed } from '../domain/webhook-event-type';
-import { webhookData } from '../http/webhook-payload';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
 import { WebhookEventOrmEntity } from './webhook-event.orm-entity';
@@ -25,6 +25,7 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly db: SqlDatabase,
     private readonly clock: Clock,
+    private readonly payloads: WebhookPayloads,
   ) {
     super();
   }
@@ -47,7 +48,7 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
       id: eventId,
       type,
       createdAt: now.toISOString(),
-      data: webhookData(event),
+      data: this.payloads.dataOf(event),
     });
     const inserted = await this.txHost.tx
       .getRepository(WebhookEventOrmEntity)

@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { dialectOf, execute } from './sql-dialect';
+import { dialectOf, execute } from '../../shared/infrastructure/database/migrations/sql-dialect';
 
 /** Vendors, their API keys (hash only, D9) and their lead source/status options (D15). */
 export class Vendors1763700000000 implements MigrationInterface {
