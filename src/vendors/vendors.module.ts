@@ -11,6 +11,7 @@ import { CreateLeadOptionUseCase } from './application/create-lead-option.use-ca
 import { CreateVendorUseCase } from './application/create-vendor.use-case';
 import { GetLeadOptionsUseCase } from './application/get-lead-options.use-case';
 import { ListLeadOptionsUseCase } from './application/list-lead-options.use-case';
+import { RecordApiKeyUseUseCase } from './application/record-api-key-use.use-case';
 import { RevokeApiKeyUseCase } from './application/revoke-api-key.use-case';
 import { LeadOptionsController } from './http/lead-options.controller';
 import { ApiKeyOrmEntity } from './infrastructure/api-key.orm-entity';
@@ -37,14 +38,19 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
     CreateApiKeyUseCase,
     RevokeApiKeyUseCase,
     AuthenticateApiKeyUseCase,
+    RecordApiKeyUseUseCase,
     CreateLeadOptionUseCase,
     ListLeadOptionsUseCase,
     GetLeadOptionsUseCase,
     {
       provide: ApiKeyAuthenticator,
-      inject: [AuthenticateApiKeyUseCase],
-      useFactory: (useCase: AuthenticateApiKeyUseCase): ApiKeyAuthenticator => ({
-        authenticate: (key) => useCase.execute(key),
+      inject: [AuthenticateApiKeyUseCase, RecordApiKeyUseUseCase],
+      useFactory: (
+        authenticate: AuthenticateApiKeyUseCase,
+        recordUse: RecordApiKeyUseUseCase,
+      ): ApiKeyAuthenticator => ({
+        authenticate: (presented) => authenticate.execute(presented),
+        recordUse: (key) => recordUse.execute(key),
       }),
     },
   ],

@@ -7,11 +7,10 @@ import { Lead } from '../domain/lead';
 import { LeadDetailsPatch } from '../domain/lead-details';
 import { historyEntries } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
-import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
 import { WebhookEvents } from '../../webhooks';
-import { emailTaken } from './create-lead.use-case';
+import { leadEmailTaken } from '../domain/lead-email-taken';
 
 /** Replace (PUT, docs/api.md 8) and update (PATCH, docs/api.md 9) share everything but how the lead changes. */
 @Injectable()
@@ -21,7 +20,6 @@ export abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
     private readonly clock: Clock,
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
-    private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
     private readonly events: WebhookEvents,
   ) {}
@@ -31,7 +29,6 @@ export abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
   execute(actor: Actor, leadId: number, input: I): Promise<LeadView> {
     const { vendorId } = actor;
     return this.uow.run(async () => {
-      await this.optionCheck.check(vendorId, input);
       const lead = await this.leads.lockForVendor(leadId, vendorId);
       if (!lead) throw new NotFoundError('lead');
       const emailBefore = lead.emailNormalized;
@@ -44,7 +41,7 @@ export abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
           lead.emailNormalized !== emailBefore &&
           (await this.leads.emailTaken(vendorId, lead.partnerId, lead.emailNormalized, leadId))
         ) {
-          throw emailTaken();
+          throw leadEmailTaken();
         }
         await this.leads.update(lead);
         const view = await this.views.one(lead);

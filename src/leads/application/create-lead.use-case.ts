@@ -3,19 +3,15 @@ import { PartnerAccess } from '../../partners';
 import type { Actor } from '../../shared/application/actor';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
-import { DuplicateEntryError, NotFoundError } from '../../shared/domain/domain-error';
+import { NotFoundError } from '../../shared/domain/domain-error';
 import { Lead } from '../domain/lead';
+import { leadEmailTaken } from '../domain/lead-email-taken';
 import { LeadDetails } from '../domain/lead-details';
 import { historyEntries } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
-import { LeadOptionCheck } from './lead-option-check';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
 import { WebhookEvents } from '../../webhooks';
-
-/** D27, shared with the bulk import so both answer a duplicate alike. */
-export const emailTaken = () =>
-  new DuplicateEntryError('emailAddress', 'a lead with this email address already exists for this partner');
 
 /**
  * docs/api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body.
@@ -29,7 +25,6 @@ export class CreateLeadUseCase {
     private readonly partners: PartnerAccess,
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
-    private readonly optionCheck: LeadOptionCheck,
     private readonly views: LeadViews,
     private readonly events: WebhookEvents,
   ) {}
@@ -38,10 +33,9 @@ export class CreateLeadUseCase {
     const { vendorId } = actor;
     return this.uow.run(async () => {
       const lead = Lead.submit({ vendorId, partnerId, details }, this.clock.now());
-      await this.optionCheck.check(vendorId, details);
       if (!(await this.partners.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
       // D27: checked here for a clear answer; ux_leads_partner_email decides when two creates race.
-      if (await this.leads.emailTaken(vendorId, partnerId, lead.emailNormalized)) throw emailTaken();
+      if (await this.leads.emailTaken(vendorId, partnerId, lead.emailNormalized)) throw leadEmailTaken();
       await this.leads.insert(lead);
       await this.history.append(historyEntries(lead.id!, lead.changes, actor.apiKeyPrefix));
       const view = await this.views.one(lead);

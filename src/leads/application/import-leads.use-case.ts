@@ -14,7 +14,7 @@ import { LeadBatchWriter } from './lead-batch-writer';
 import { LeadRequestValidator } from './lead-request-validator';
 import { RejectedRowSink, RejectionMessage } from './rejected-row-sink';
 import { unknownOptionError } from './lead-option-check';
-import { emailTaken } from './create-lead.use-case';
+import { leadEmailTaken } from '../domain/lead-email-taken';
 
 /** Rows per transaction: big enough that commits cost little, small enough to lose little on a stop. */
 export class LeadImportSettings {
@@ -181,7 +181,7 @@ export class ImportLeadsUseCase {
     }
     // D27 inside the file: the later occurrence is the duplicate, as if the rows were posted in order.
     const email = lead.emailNormalized;
-    if (run.emails.has(email)) return rejection(row, 'DUPLICATE_ENTRY', emailTaken().fieldErrors);
+    if (run.emails.has(email)) return rejection(row, 'DUPLICATE_ENTRY', leadEmailTaken().fieldErrors);
     run.emails.add(email);
     return { row, lead };
   }
@@ -231,7 +231,7 @@ export class ImportLeadsUseCase {
       ids.forEach((id, i) => {
         if (id !== null) return;
         accepted[i]!.lead = undefined;
-        accepted[i]!.rejection = { message: 'DUPLICATE_ENTRY', errors: emailTaken().fieldErrors };
+        accepted[i]!.rejection = { message: 'DUPLICATE_ENTRY', errors: leadEmailTaken().fieldErrors };
       });
     }
     for (const entry of entries) {

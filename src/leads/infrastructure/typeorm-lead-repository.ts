@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { otherContactHasEmailSql } from '../../contacts';
-import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import {
   DatabaseEngine,
   engineOf,
@@ -13,6 +12,7 @@ import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-
 import { LeadRepository } from '../application/lead-repository';
 import type { LeadView } from '../application/lead-views';
 import { Lead } from '../domain/lead';
+import { leadEmailTaken } from '../domain/lead-email-taken';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
 import { LeadBucket, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
@@ -39,7 +39,7 @@ const duplicatesSql: string[] = [];
  * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
  * so the planner likes it) instead of looking the page's ids up by primary key.
  */
-export const DUPLICATES_SQL = (count: number): string =>
+const DUPLICATES_SQL = (count: number): string =>
   (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
   WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
     AND ${IS_DUPLICATE}`);
@@ -265,10 +265,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
 function translate(error: unknown): unknown {
   // D27: ux_leads_partner_email is the only unique index besides the primary key.
   if (isUniqueViolation(error)) {
-    return new DuplicateEntryError(
-      'emailAddress',
-      'a lead with this email address already exists for this partner',
-    );
+    return leadEmailTaken();
   }
   return error;
 }

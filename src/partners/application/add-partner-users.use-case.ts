@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
-import { DuplicateEntryError, NotFoundError } from '../../shared/domain/domain-error';
+import { NotFoundError } from '../../shared/domain/domain-error';
 import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
-import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
 import { WebhookEvents } from '../../webhooks';
 import { PartnerRepository } from './partner-repository';
@@ -41,11 +41,7 @@ export class AddPartnerUsersUseCase {
         });
         return created;
       },
-      (conflict) =>
-        new DuplicateEntryError(
-          fieldOfConflict(conflict, requested, 'users'),
-          'the email address was taken by a concurrent request',
-        ),
+      (conflict) => errorOfConflict(conflict, requested, 'users'),
     );
   }
 }

@@ -6,9 +6,10 @@ import { normalizeEmail } from '../../shared/domain/email';
 import { Partner, PartnerProfile } from '../domain/partner';
 import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
-import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
 import { WebhookEvents } from '../../webhooks';
+import { PartnerAccess } from './partner-access';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
 
@@ -31,6 +32,7 @@ export class InvitePartnerUseCase {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly partners: PartnerRepository,
+    private readonly access: PartnerAccess,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
     private readonly events: WebhookEvents,
@@ -40,11 +42,7 @@ export class InvitePartnerUseCase {
     return runRetryingConflict(
       this.uow,
       () => this.invite(vendorId, input),
-      (conflict) =>
-        new DuplicateEntryError(
-          fieldOfConflict(conflict, input.users, 'contactEmailAddress'),
-          'the email address was taken by a concurrent request',
-        ),
+      (conflict) => errorOfConflict(conflict, input.users, 'contactEmailAddress'),
     );
   }
 
@@ -78,7 +76,7 @@ export class InvitePartnerUseCase {
     requested: PartnerUserRequest[],
     now: Date,
   ): Promise<InvitePartnerResult> {
-    if (await this.partners.isConnected(vendorId, contactUser.partnerId)) {
+    if (await this.access.isConnected(vendorId, contactUser.partnerId)) {
       throw new DuplicateEntryError(
         'contactEmailAddress',
         'a partner with this contact email address is already connected to the vendor',

@@ -15,7 +15,6 @@ export abstract class PartnerRepository {
   abstract findById(partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
   /** The partner when it exists and is connected to the vendor (D25); otherwise null. */
   abstract findConnected(vendorId: number, partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
-  abstract isConnected(vendorId: number, partnerId: number): Promise<boolean>;
   /**
    * Connects the vendor to the partner (D20); ConcurrentWriteConflict when the connection exists.
    * Takes the stored partner: the connection keeps copies of what the vendor's listing sorts and

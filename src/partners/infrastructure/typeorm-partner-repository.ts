@@ -70,14 +70,6 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     return query.setLock('pessimistic_write');
   }
 
-  async isConnected(vendorId: number, partnerId: number): Promise<boolean> {
-    const row = await this.db.one(
-      'SELECT 1 AS connected FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?',
-      [vendorId, partnerId],
-    );
-    return row !== undefined;
-  }
-
   async connect(vendorId: number, partner: Partner, at: Date): Promise<void> {
     try {
       await this.txHost.tx

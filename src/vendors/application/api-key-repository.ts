@@ -12,5 +12,5 @@ export abstract class ApiKeyRepository {
   /** Marks the key revoked; false when no active key has this hash. */
   abstract revokeByHash(keyHash: string, at: Date): Promise<boolean>;
   /** Sets lastUsedAt to `at` unless it was already set after `unlessAfter` (one write a minute at most). */
-  abstract touch(keyId: number, at: Date, unlessAfter: Date): Promise<void>;
+  abstract recordUse(keyId: number, at: Date, unlessAfter: Date): Promise<void>;
 }

@@ -3,6 +3,7 @@ import { Clock } from '../../shared/domain/clock';
 import { ApiKey, ApiKeySecret } from '../domain/api-key';
 import { ApiKeyRepository } from './api-key-repository';
 import { AuthenticateApiKeyUseCase } from './authenticate-api-key.use-case';
+import { RecordApiKeyUseUseCase } from './record-api-key-use.use-case';
 
 class DirectUnitOfWork extends UnitOfWork {
   run<T>(work: () => Promise<T>): Promise<T> {
@@ -49,7 +50,7 @@ class InMemoryApiKeys extends ApiKeyRepository {
     key.revokedAt = at;
     return true;
   }
-  async touch(keyId: number, at: Date): Promise<void> {
+  async recordUse(keyId: number, at: Date): Promise<void> {
     this.touches += 1;
     for (const key of this.keys.values()) if (key.id === keyId) key.lastUsedAt = at;
   }
@@ -59,10 +60,12 @@ describe('AuthenticateApiKeyUseCase', () => {
   const now = new Date('2026-11-23T10:00:00.000Z');
   let keys: InMemoryApiKeys;
   let authenticate: AuthenticateApiKeyUseCase;
+  let recordUse: RecordApiKeyUseUseCase;
 
   beforeEach(() => {
     keys = new InMemoryApiKeys();
-    authenticate = new AuthenticateApiKeyUseCase(new DirectUnitOfWork(), new FixedClock(now), keys);
+    authenticate = new AuthenticateApiKeyUseCase(new DirectUnitOfWork(), keys);
+    recordUse = new RecordApiKeyUseUseCase(new DirectUnitOfWork(), new FixedClock(now), keys);
   });
 
   async function issued(vendorId: number): Promise<string> {
@@ -74,8 +77,8 @@ describe('AuthenticateApiKeyUseCase', () => {
   it('looks a valid key up on every request, so that a revocation counts from the next one (D9)', async () => {
     const key = await issued(7);
     const prefix = key.slice(0, 10);
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 7, keyPrefix: prefix });
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 7, keyPrefix: prefix });
+    expect(await authenticate.execute(key)).toMatchObject({ vendorId: 7, keyPrefix: prefix });
+    expect(await authenticate.execute(key)).toMatchObject({ vendorId: 7, keyPrefix: prefix });
     expect(keys.lookups).toBe(2);
     await keys.revokeByHash(ApiKeySecret.hash(key), now);
     expect(await authenticate.execute(key)).toBeNull();
@@ -95,13 +98,19 @@ describe('AuthenticateApiKeyUseCase', () => {
   it('still accepts a key issued after other keys were refused', async () => {
     expect(await authenticate.execute('prm_wrong')).toBeNull();
     const key = await issued(8);
-    expect(await authenticate.execute(key)).toEqual({ vendorId: 8, keyPrefix: key.slice(0, 10) });
+    expect(await authenticate.execute(key)).toMatchObject({ vendorId: 8, keyPrefix: key.slice(0, 10) });
   });
 
-  it('records lastUsedAt at most once a minute per key', async () => {
+  it('writes nothing itself: authenticating is a query', async () => {
     const key = await issued(7);
     await authenticate.execute(key);
-    await authenticate.execute(key);
+    expect(keys.touches).toBe(0);
+  });
+
+  it('records lastUsedAt at most once a minute per key (RecordApiKeyUseUseCase)', async () => {
+    const key = await issued(7);
+    await recordUse.execute((await authenticate.execute(key))!);
+    await recordUse.execute((await authenticate.execute(key))!);
     expect(keys.touches).toBe(1);
   });
 });

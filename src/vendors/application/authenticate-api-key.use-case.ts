@@ -1,11 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthenticatedKey } from '../../shared/application/api-key-authenticator';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
-import { Clock } from '../../shared/domain/clock';
 import { ApiKeySecret } from '../domain/api-key';
 import { ApiKeyRepository } from './api-key-repository';
-
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 const REFUSED_KEYS_REMEMBERED = 10_000;
 
@@ -22,11 +19,13 @@ export class AuthenticateApiKeyUseCase {
 
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly clock: Clock,
     private readonly apiKeys: ApiKeyRepository,
   ) {}
 
-  /** The vendor the key belongs to and the key's display prefix, or null for an unknown or revoked key. */
+  /**
+   * The vendor the key belongs to and the key's display prefix, or null for an unknown or revoked
+   * key. A query: recording the use is RecordApiKeyUseUseCase's.
+   */
   async execute(presented: string): Promise<AuthenticatedKey | null> {
     const hash = ApiKeySecret.hash(presented);
     if (this.refused.has(hash)) return null;
@@ -35,14 +34,7 @@ export class AuthenticateApiKeyUseCase {
       this.remember(hash);
       return null;
     }
-    const now = this.clock.now();
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
-      // lastUsedAt is kept to the minute: one small write a minute per key, not one per request.
-      await this.uow.run(() =>
-        this.apiKeys.touch(key.id, now, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)),
-      );
-    }
-    return { vendorId: key.vendorId, keyPrefix: key.keyPrefix };
+    return { keyId: key.id, vendorId: key.vendorId, keyPrefix: key.keyPrefix, lastUsedAt: key.lastUsedAt };
   }
 
   private remember(hash: string): void {

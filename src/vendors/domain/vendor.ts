@@ -1,4 +1,4 @@
-import { codePointLength } from '../../shared/domain/text';
+import { SHORT_TEXT, codePointLength } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 export class Vendor {
@@ -10,7 +10,8 @@ export class Vendor {
 
   static register(name: string, now: Date): Vendor {
     if (name.trim() === '') throw ValidationError.of('name', 'must not be blank');
-    if (codePointLength(name) > 255) throw ValidationError.of('name', 'must be at most 255 characters');
+    if (codePointLength(name) > SHORT_TEXT)
+      throw ValidationError.of('name', `must be at most ${SHORT_TEXT} characters`);
     return new Vendor(undefined, name, now);
   }
 

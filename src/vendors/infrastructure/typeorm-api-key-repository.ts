@@ -72,7 +72,7 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     return affected > 0;
   }
 
-  async touch(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
+  async recordUse(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
     await this.db.run(
       'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
       [at, keyId, unlessAfter],
