@@ -120,7 +120,8 @@ describe('Webhook delivery queue adapter', () => {
         type: null,
       },
       new Date(),
-    ).withId(1);
+    );
+    partner.identify(1);
     const event = { type: 'partner.users_invited' as const, partner, users: [] };
     const count = async () =>
       Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM webhook_events`)) as { n: number }[])[0].n);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
-import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
@@ -30,13 +30,15 @@ export class AddPartnerUsersUseCase {
         if (!partner) throw new NotFoundError('partner');
         await assertNoDuplicateEmails(this.users, requested);
         const now = this.clock.now();
-        const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partnerId, r, now)));
+        const created = requested.map((r) => PartnerUser.register(partnerId, r, now));
+        await this.users.insertAll(created);
+        partner.recordInvitation(now);
         await this.partners.recordInvitedAt(partnerId, now);
         await this.inviter.invite(vendorId, partner, created);
         // X17: in the transaction that queues the invite emails
         await this.events.publish(vendorId, {
           type: 'partner.users_invited',
-          partner: partner.invitedNow(now),
+          partner,
           users: created,
         });
         return created;

@@ -4,7 +4,7 @@ import { Clock } from '../../shared/domain/clock';
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { Partner, PartnerProfile } from '../domain/partner';
-import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { initialUsers, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
@@ -56,9 +56,11 @@ export class InvitePartnerUseCase {
     // Without a users list the only user is the contact, just found free; should a concurrent request
     // take it now, the unique index answers and the retry reports contactEmailAddress, not users[0].
     if (input.users !== null) await assertNoDuplicateEmails(this.users, requested);
-    const partner = await this.partners.insert(Partner.invite(input.profile, now));
+    const partner = Partner.invite(input.profile, now);
+    await this.partners.insert(partner);
     await this.partners.connect(vendorId, partner, now);
-    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
+    const created = requested.map((r) => PartnerUser.register(partner.id, r, now));
+    await this.users.insertAll(created);
     await this.inviter.invite(vendorId, partner, created);
     // X17: in the transaction that queues the invite emails
     await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });
@@ -86,8 +88,10 @@ export class InvitePartnerUseCase {
     const stored = await this.partners.findById(contactUser.partnerId, { forUpdate: true });
     if (!stored) throw new Error(`partner ${contactUser.partnerId} of user ${contactUser.id} is missing`);
     await this.partners.connect(vendorId, stored, now);
-    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(stored.id, r, now)));
-    const partner = stored.invitedNow(now);
+    const created = requested.map((r) => PartnerUser.register(stored.id, r, now));
+    await this.users.insertAll(created);
+    const partner = stored;
+    partner.recordInvitation(now);
     await this.partners.recordInvitedAt(partner.id, now);
     await this.inviter.invite(vendorId, partner, [contactUser, ...created]);
     await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });

@@ -11,6 +11,7 @@ export interface PartnerLock {
 }
 
 export abstract class PartnerRepository {
+  /** Stores a new partner and gives it its id (identify); returns it. */
   abstract insert(partner: Partner): Promise<Partner>;
   abstract findById(partnerId: number, lock?: PartnerLock): Promise<Partner | null>;
   /** The partner when it exists and is connected to the vendor (D25); otherwise null. */

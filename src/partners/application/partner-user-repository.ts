@@ -1,5 +1,5 @@
 import { Page } from '../../shared/application/page';
-import { NewPartnerUser, PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
+import { PartnerUser, PartnerUserListQuery } from '../domain/partner-user';
 
 export abstract class PartnerUserRepository {
   /** The user with this address, across all partners (D13: addresses are unique across all users). */
@@ -12,7 +12,7 @@ export abstract class PartnerUserRepository {
   abstract findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null>;
   /** Writes the user's lastActiveAt as the domain decided it (X20, X21). */
   abstract saveLastActiveAt(user: PartnerUser): Promise<void>;
-  /** Inserts in order; ConcurrentWriteConflict when an address was taken meanwhile (unique index). */
-  abstract insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]>;
+  /** Inserts in order and gives each its id (identify); returns them. ConcurrentWriteConflict when an address was taken meanwhile (unique index). */
+  abstract insertAll(users: PartnerUser[]): Promise<PartnerUser[]>;
   abstract listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>>;
 }

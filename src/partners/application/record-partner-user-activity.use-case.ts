@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
-import { PartnerUser, recordActivity } from '../domain/partner-user';
+import { PartnerUser } from '../domain/partner-user';
 import { PartnerAccess } from './partner-access';
 import { PartnerUserRepository } from './partner-user-repository';
 
@@ -25,9 +25,8 @@ export class RecordPartnerUserActivityUseCase {
       if (!(await this.access.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
       const user = await this.users.findInPartner(partnerId, userId);
       if (!user) throw new NotFoundError('partner user');
-      const recorded = recordActivity(user, this.clock.now());
-      if (recorded !== user) await this.users.saveLastActiveAt(recorded);
-      return recorded;
+      if (user.recordActivity(this.clock.now())) await this.users.saveLastActiveAt(user);
+      return user;
     });
   }
 }

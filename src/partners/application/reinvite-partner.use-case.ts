@@ -33,12 +33,13 @@ export class ReinvitePartnerUseCase {
           'no user of this partner has this email address',
         );
       const now = this.clock.now();
+      partner.recordInvitation(now);
       await this.partners.recordInvitedAt(partnerId, now);
       await this.inviter.invite(vendorId, partner, [user]);
       // X17: in the transaction that queues the email; the partner as it now stands (invitedAt = now)
       await this.events.publish(vendorId, {
         type: 'partner.reinvited',
-        partner: partner.invitedNow(now),
+        partner,
         emailAddress: user.emailAddress,
       });
     });

@@ -37,7 +37,8 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
 
   async insert(partner: Partner): Promise<Partner> {
     const result = await this.txHost.tx.getRepository(PartnerOrmEntity).insert(PartnerMapper.toRow(partner));
-    return partner.withId(Number(result.identifiers[0]!.id));
+    partner.identify(Number(result.identifiers[0]!.id));
+    return partner;
   }
 
   async findById(partnerId: number, lock: PartnerLock = {}): Promise<Partner | null> {

@@ -8,12 +8,7 @@ import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
 import { PartnerUserRepository } from '../application/partner-user-repository';
-import {
-  NewPartnerUser,
-  PartnerUser,
-  PartnerUserListQuery,
-  PartnerUserSortKey,
-} from '../domain/partner-user';
+import { PartnerUser, PartnerUserListQuery, PartnerUserSortKey } from '../domain/partner-user';
 import { PartnerUserMapper } from './partner.mapper';
 import { PartnerUserOrmEntity } from './partner-user.orm-entity';
 
@@ -77,20 +72,19 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     await this.rows.update({ id: user.id }, { lastActiveAt: user.lastActiveAt });
   }
 
-  async insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]> {
-    const created: PartnerUser[] = [];
+  async insertAll(users: PartnerUser[]): Promise<PartnerUser[]> {
     for (const user of users) {
       const row = PartnerUserMapper.toRow(user);
       try {
         const result = await this.rows.insert(row);
-        created.push({ ...user, id: Number(result.identifiers[0]!.id) });
+        user.identify(Number(result.identifiers[0]!.id));
       } catch (error) {
         // ux_partner_users_email is the last guard (D13): a concurrent request took the address.
         if (isUniqueViolation(error)) throw new ConcurrentWriteConflict(row.emailNormalized);
         throw error;
       }
     }
-    return created;
+    return users;
   }
 
   async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {

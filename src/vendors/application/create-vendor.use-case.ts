@@ -19,7 +19,8 @@ export class CreateVendorUseCase {
   execute(name: string): Promise<{ vendorId: number; apiKey: string }> {
     return this.uow.run(async () => {
       const now = this.clock.now();
-      const vendor = await this.vendors.insert(Vendor.register(name, now));
+      const vendor = Vendor.register(name, now);
+      await this.vendors.insert(vendor);
       const secret = ApiKeySecret.generate();
       await this.apiKeys.insert({
         vendorId: vendor.id!,

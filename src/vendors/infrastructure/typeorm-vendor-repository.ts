@@ -15,7 +15,8 @@ export class TypeOrmVendorRepository extends VendorRepository {
       vendor.name,
       vendor.createdAt,
     ]);
-    return Vendor.restore({ id: insertId, name: vendor.name, createdAt: vendor.createdAt });
+    vendor.identify(insertId);
+    return vendor;
   }
 
   async exists(vendorId: number): Promise<boolean> {
