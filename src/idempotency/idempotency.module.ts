@@ -12,7 +12,7 @@ const MIN_LEASE_MS = 60_000;
 
 /**
  * Idempotency-Key (X1-X5): the store of keys and responses, the service the HTTP hooks call
- * (`installIdempotency`, registered by configureHttp) and the sweep of expired records. Server only:
+ * (`installIdempotency`, installed by configureApi in src/bootstrap.ts) and the sweep of expired records. Server only:
  * the CLI has no HTTP edge and does not import it.
  *
  * The lease must outlast any request, or a second request could take over a key whose first is
