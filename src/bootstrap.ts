@@ -3,6 +3,7 @@ import { Logger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppConfig } from './config/app-config';
+import { installIdempotency } from './idempotency';
 import { AppLogger } from './shared/logging.module';
 import { configureHttp, createHttpAdapter } from './shared/http/configure-http';
 import { applyConnectionLimits, beginDrain } from './shared/http/connection-limits';
@@ -19,9 +20,19 @@ export async function createServerApp(module: Type<unknown>): Promise<NestFastif
     bodyParser: false, // the JSON body parser of configureHttp is the only one (D6, D38)
   });
   app.useLogger(app.get(AppLogger));
-  configureHttp(app);
+  configureApi(app);
   applyConnectionLimits(app);
   return app;
+}
+
+/**
+ * The public port, for the server and the test app: the shared HTTP edge (`configureHttp`) and
+ * what modules add to it, the Idempotency-Key hooks on the write routes (X1-X5), which run after
+ * authentication and body parsing. Here, at the composition root, so that `shared/` names no module.
+ */
+export function configureApi(app: NestFastifyApplication): void {
+  configureHttp(app);
+  installIdempotency(app);
 }
 
 /**

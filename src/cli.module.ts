@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AppConfigModule } from './config/config.module';
 import { EnvironmentVariables } from './config/environment';
-import { LeadImportModule } from './leads/lead-import.module';
+import { LeadImportModule } from './leads';
 import { loggingModule } from './shared/logging.module';
-import { SharedModule } from './shared/shared.module';
-import { VendorsModule } from './vendors/vendors.module';
+import { SharedModule } from './shared.module';
+import { VendorsModule } from './vendors';
 
 /** What the admin CLI needs: no HTTP, no mail dispatcher; logs on stderr. */
 @Module({

@@ -3,12 +3,12 @@ import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliModule } from './cli.module';
 import { ConfigError } from './config/app-config';
-import { leadCommands } from './leads/cli/lead.commands';
+import { leadCommands } from './leads';
 import { CliCommand, CliOption, CliUsageError } from './shared/cli/cli-command';
 import { DomainError } from './shared/domain/domain-error';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
 import { AppLogger } from './shared/logging.module';
-import { vendorCommands } from './vendors/cli/vendor.commands';
+import { vendorCommands } from './vendors';
 
 /** Each module lists its commands in its own `cli/` folder. */
 export const commands: CliCommand[] = [...vendorCommands, ...leadCommands, ...databaseCommands];

@@ -4,7 +4,7 @@ import { IdempotencyStore } from './application/idempotency-store';
 import { IdempotencySettings } from './application/idempotency.settings';
 import { IdempotencySweeper } from './application/idempotency-sweeper';
 import { IdempotentRequests } from './application/idempotent-requests';
-import { TypeOrmIdempotencyStore } from './infrastructure/typeorm-idempotency.store';
+import { TypeOrmIdempotencyStore } from './infrastructure/typeorm-idempotency-store';
 
 /** A lease is this many database bounds, and at least a minute (docs/idempotency.md). */
 const LEASE_IN_DATABASE_BOUNDS = 10;
@@ -12,7 +12,7 @@ const MIN_LEASE_MS = 60_000;
 
 /**
  * Idempotency-Key (X1-X5): the store of keys and responses, the service the HTTP hooks call
- * (`installIdempotency`, registered by configureHttp) and the sweep of expired records. Server only:
+ * (`installIdempotency`, installed by configureApi in src/bootstrap.ts) and the sweep of expired records. Server only:
  * the CLI has no HTTP edge and does not import it.
  *
  * The lease must outlast any request, or a second request could take over a key whose first is

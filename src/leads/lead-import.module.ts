@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { PartnerAccessModule } from '../partners/partner-access.module';
-import { VendorsModule } from '../vendors/vendors.module';
+import { PartnerAccessModule } from '../partners';
+import { VendorsModule } from '../vendors';
 import { ImportLeadsUseCase, LeadImportSettings } from './application/import-leads.use-case';
 import { LeadHistory } from './application/lead-history';
-import { LeadBatchWriter, LeadRequestValidator } from './application/lead-import.ports';
-import { ClassValidatorLeadRequestValidator } from './http/lead-request.validator';
+import { LeadBatchWriter } from './application/lead-batch-writer';
+import { LeadRequestValidator } from './application/lead-request-validator';
+import { ClassValidatorLeadRequestValidator } from './http/class-validator-lead-request-validator';
 import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writer';
@@ -17,7 +18,11 @@ import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
  * mail dispatcher in the CLI process.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([LeadOrmEntity, LeadHistoryOrmEntity]), PartnerAccessModule, VendorsModule],
+  imports: [
+    TypeOrmModule.forFeature([LeadOrmEntity, LeadHistoryOrmEntity]),
+    PartnerAccessModule,
+    VendorsModule,
+  ],
   providers: [
     ImportLeadsUseCase,
     { provide: LeadImportSettings, useValue: new LeadImportSettings() },

@@ -1,26 +1,28 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ContactsModule } from '../contacts/contacts.module';
-import { PartnersModule } from '../partners/partners.module';
-import { VendorsModule } from '../vendors/vendors.module';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { ContactsModule } from '../contacts';
+import { PartnersModule } from '../partners';
+import { VendorsModule } from '../vendors';
+import { WebhooksModule } from '../webhooks';
 import { LeadOptionCheck } from './application/lead-option-check';
 import { LeadOptionInputCheck } from './http/lead-option.input-check';
 import { LeadHistory } from './application/lead-history';
-import { GetLeadHistoryUseCase, GetLeadUseCase, ListLeadsUseCase } from './application/lead-read.use-cases';
+import { GetLeadHistoryUseCase } from './application/get-lead-history.use-case';
+import { GetLeadUseCase } from './application/get-lead.use-case';
+import { ListLeadsUseCase } from './application/list-leads.use-case';
 import { LeadRepository } from './application/lead-repository';
-import {
-  ApproveLeadUseCase,
-  ArchiveLeadUseCase,
-  RejectLeadUseCase,
-} from './application/lead-state.use-cases';
+import { ApproveLeadUseCase } from './application/approve-lead.use-case';
+import { ArchiveLeadUseCase } from './application/archive-lead.use-case';
+import { RejectLeadUseCase } from './application/reject-lead.use-case';
 import { LeadViews } from './application/lead-views';
-import { CreateLeadUseCase, ReplaceLeadUseCase, UpdateLeadUseCase } from './application/lead-write.use-cases';
+import { CreateLeadUseCase } from './application/create-lead.use-case';
+import { ReplaceLeadUseCase } from './application/replace-lead.use-case';
+import { UpdateLeadUseCase } from './application/update-lead.use-case';
 import { LeadsController, PartnerLeadsController } from './http/leads.controller';
 import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
 import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
-import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead.repository';
+import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead-repository';
 
 /** Leads of a partner, their approval state machine and their history (docs/api.md endpoints 5-12, X12). */
 @Module({

@@ -9,7 +9,8 @@ import { OutboxStore } from './application/outbox-store';
 import { OutboxOrmEntity } from './infrastructure/outbox.orm-entity';
 import { LogMailSender } from './infrastructure/log-mail-sender';
 import { SmtpMailSender } from './infrastructure/smtp-mail-sender';
-import { TypeOrmOutbox, TypeOrmOutboxStore } from './infrastructure/typeorm-outbox';
+import { TypeOrmOutbox } from './infrastructure/typeorm-outbox';
+import { TypeOrmOutboxStore } from './infrastructure/typeorm-outbox-store';
 
 /**
  * Outgoing email: the Outbox port use cases write to inside their transaction, and the dispatcher that

@@ -1,7 +1,8 @@
 import { Module } from '@nestjs/common';
-import { WebhooksModule } from '../webhooks/webhooks.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MailModule } from '../mail/mail.module';
+import { MailModule } from '../mail';
+import { VendorsModule } from '../vendors';
+import { WebhooksModule } from '../webhooks';
 import { AcceptInvitationUseCase } from './application/accept-invitation.use-case';
 import { AddPartnerUsersUseCase } from './application/add-partner-users.use-case';
 import { GetPartnerUseCase } from './application/get-partner.use-case';
@@ -9,29 +10,21 @@ import { InvitePartnerUseCase } from './application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
 import { ListPartnersUseCase } from './application/list-partners.use-case';
 import { PartnerInviter } from './application/partner-inviter';
-import {
-  InvitationRepository,
-  PartnerRepository,
-  PartnerUserRepository,
-  VendorDirectory,
-} from './application/ports';
+import { InvitationRepository } from './application/invitation-repository';
+import { PartnerRepository } from './application/partner-repository';
+import { PartnerUserRepository } from './application/partner-user-repository';
 import { RecordPartnerUserActivityUseCase } from './application/record-partner-user-activity.use-case';
 import { ReinvitePartnerUseCase } from './application/reinvite-partner.use-case';
 import { InvitationsController } from './http/invitations.controller';
 import { PartnerUserActivityController } from './http/partner-user-activity.controller';
 import { PartnersController } from './http/partners.controller';
-import {
-  InvitationOrmEntity,
-  PartnerOrmEntity,
-  PartnerUserOrmEntity,
-  VendorPartnerOrmEntity,
-} from './infrastructure/partner.orm-entities';
-import {
-  TypeOrmInvitationRepository,
-  TypeOrmPartnerRepository,
-  TypeOrmPartnerUserRepository,
-  TypeOrmVendorDirectory,
-} from './infrastructure/typeorm-partner.repositories';
+import { InvitationOrmEntity } from './infrastructure/invitation.orm-entity';
+import { PartnerOrmEntity } from './infrastructure/partner.orm-entity';
+import { PartnerUserOrmEntity } from './infrastructure/partner-user.orm-entity';
+import { VendorPartnerOrmEntity } from './infrastructure/vendor-partner.orm-entity';
+import { TypeOrmInvitationRepository } from './infrastructure/typeorm-invitation-repository';
+import { TypeOrmPartnerRepository } from './infrastructure/typeorm-partner-repository';
+import { TypeOrmPartnerUserRepository } from './infrastructure/typeorm-partner-user-repository';
 import { PartnerAccessModule } from './partner-access.module';
 
 /**
@@ -47,6 +40,7 @@ import { PartnerAccessModule } from './partner-access.module';
       InvitationOrmEntity,
     ]),
     MailModule,
+    VendorsModule,
     WebhooksModule,
     PartnerAccessModule,
   ],
@@ -55,7 +49,6 @@ import { PartnerAccessModule } from './partner-access.module';
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
     { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },
-    { provide: VendorDirectory, useClass: TypeOrmVendorDirectory },
     PartnerInviter,
     InvitePartnerUseCase,
     ReinvitePartnerUseCase,

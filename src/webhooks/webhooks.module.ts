@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DestinationGuard, WebhookDeliveries, WebhookEndpoints, WebhookEvents } from './application/ports';
-import {
-  DeleteWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  ReplayDeliveryUseCase,
-} from './application/webhook.use-cases';
-import { DeliveryQueue, WebhookSender } from './application/delivery-queue';
+import { DestinationGuard } from './application/destination-guard';
+import { WebhookDeliveries } from './application/webhook-deliveries';
+import { WebhookEndpoints } from './application/webhook-endpoints';
+import { WebhookEvents } from './application/webhook-events';
+import { DeleteWebhookUseCase } from './application/delete-webhook.use-case';
+import { ListDeliveriesUseCase } from './application/list-deliveries.use-case';
+import { ListWebhooksUseCase } from './application/list-webhooks.use-case';
+import { RegisterWebhookUseCase } from './application/register-webhook.use-case';
+import { ReplayDeliveryUseCase } from './application/replay-delivery.use-case';
+import { DeliveryQueue } from './application/delivery-queue';
+import { WebhookSender } from './application/webhook-sender';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhookDispatcherSettings } from './application/webhook-dispatcher.settings';
 import { FetchWebhookSender } from './infrastructure/fetch-webhook-sender';
@@ -16,16 +18,12 @@ import { TypeOrmDeliveryQueue } from './infrastructure/typeorm-delivery-queue';
 import { WebhookMetrics } from './infrastructure/webhook-metrics';
 import { WebhooksController } from './http/webhooks.controller';
 import { DnsDestinationGuard } from './infrastructure/dns-destination-guard';
-import {
-  WebhookDeliveryOrmEntity,
-  WebhookEndpointOrmEntity,
-  WebhookEventOrmEntity,
-} from './infrastructure/webhook.orm-entities';
-import {
-  TypeOrmWebhookDeliveries,
-  TypeOrmWebhookEndpoints,
-  TypeOrmWebhookEvents,
-} from './infrastructure/typeorm-webhooks';
+import { WebhookDeliveryOrmEntity } from './infrastructure/webhook-delivery.orm-entity';
+import { WebhookEndpointOrmEntity } from './infrastructure/webhook-endpoint.orm-entity';
+import { WebhookEventOrmEntity } from './infrastructure/webhook-event.orm-entity';
+import { TypeOrmWebhookDeliveries } from './infrastructure/typeorm-webhook-deliveries';
+import { TypeOrmWebhookEndpoints } from './infrastructure/typeorm-webhook-endpoints';
+import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
 
 /**
  * Outgoing webhooks (X16-X19, docs/webhooks.md): endpoints, the WebhookEvents port use cases write

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
-import { CreateApiKeyUseCase, RevokeApiKeyUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateApiKeyUseCase } from '../../src/vendors/application/create-api-key.use-case';
+import { RevokeApiKeyUseCase } from '../../src/vendors/application/revoke-api-key.use-case';
 import { ProbeController } from '../support/probe.controller';
 import { ISO_DATETIME, TestApp, createTestApp, createVendor } from '../support/test-app';
 

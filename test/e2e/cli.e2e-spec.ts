@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { commands, runCli } from '../../src/cli';
-import { migrations } from '../../src/shared/infrastructure/database/migrations';
+import { migrations } from '../../src/database';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ensureBuilt } from '../support/server-process';
 

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { LeadViews } from '../../src/leads/application/lead-views';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Clock } from '../../src/shared/domain/clock';
-import { CreateApiKeyUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateApiKeyUseCase } from '../../src/vendors/application/create-api-key.use-case';
 import { TickingClock } from '../support/lead-clock';
 import {
   LeadJson,

@@ -7,7 +7,7 @@ import { ensureBuilt } from '../support/server-process';
 import { createTestContext } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
-const DATA_SOURCE = 'dist/shared/infrastructure/database/typeorm-cli.data-source.js';
+const DATA_SOURCE = 'dist/typeorm-cli.data-source.js';
 
 /**
  * `npm run migration:generate` (docs/architecture.md, "Schema: migrations and entities"): TypeORM's

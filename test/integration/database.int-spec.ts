@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
-import { migrations } from '../../src/shared/infrastructure/database/migrations';
-import { ApiKeyRepository, VendorRepository } from '../../src/vendors/application/ports';
+import { migrations } from '../../src/database';
+import { ApiKeyRepository } from '../../src/vendors/application/api-key-repository';
+import { VendorRepository } from '../../src/vendors/application/vendor-repository';
 import { Vendor } from '../../src/vendors/domain/vendor';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { createScratchDatabase } from '../support/scratch-database';

@@ -6,7 +6,7 @@ import { RETENTION_MS, newClaim } from '../../src/idempotency/domain/idempotency
 import { IdempotencyModule } from '../../src/idempotency/idempotency.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { Clock } from '../../src/shared/domain/clock';
-import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { SettableClock } from '../support/partner-mother';
 import { createTestContext, unique } from '../support/test-app';

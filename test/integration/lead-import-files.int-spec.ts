@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ImportRow } from '../../src/leads/application/lead-import.ports';
+import { ImportRow } from '../../src/leads/application/lead-row-source';
 import {
   NdjsonRejectedRowSink,
   leadFileFormatOf,

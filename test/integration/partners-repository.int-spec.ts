@@ -1,18 +1,16 @@
 import { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
-import {
-  ConcurrentWriteConflict,
-  InvitationRepository,
-  PartnerRepository,
-  PartnerUserRepository,
-} from '../../src/partners/application/ports';
+import { ConcurrentWriteConflict } from '../../src/partners/application/concurrent-write-conflict';
+import { InvitationRepository } from '../../src/partners/application/invitation-repository';
+import { PartnerRepository } from '../../src/partners/application/partner-repository';
+import { PartnerUserRepository } from '../../src/partners/application/partner-user-repository';
 import { INVITATION_VALIDITY_MS, InvitationToken } from '../../src/partners/domain/invitation';
 import { Partner } from '../../src/partners/domain/partner';
-import { newPartnerUser } from '../../src/partners/domain/partner-user';
+import { PartnerUser } from '../../src/partners/domain/partner-user';
 import { PartnersModule } from '../../src/partners/partners.module';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { vendorApi } from '../support/lead-fixtures';
@@ -82,9 +80,9 @@ describe('TypeORM partner repositories', () => {
   it('answers ConcurrentWriteConflict when the unique email index refuses a user, whatever the case (D13)', async () => {
     const partner = await newPartner();
     const email = `${unique('Taken')}@P.test`;
-    await uow.run(() => users.insertAll([newPartnerUser(partner.id, request(email), now)]));
+    await uow.run(() => users.insertAll([PartnerUser.register(partner.id, request(email), now)]));
     const attempt = uow.run(() =>
-      users.insertAll([newPartnerUser(partner.id, request(email.toUpperCase()), now)]),
+      users.insertAll([PartnerUser.register(partner.id, request(email.toUpperCase()), now)]),
     );
     await expect(attempt).rejects.toBeInstanceOf(ConcurrentWriteConflict);
     await expect(attempt).rejects.toMatchObject({ emailNormalized: email.toLowerCase() });
@@ -107,7 +105,7 @@ describe('TypeORM partner repositories', () => {
     const newUser = async () => {
       const partner = await newPartner();
       const [user] = await uow.run(() =>
-        users.insertAll([newPartnerUser(partner.id, request(`${unique('u')}@p.test`), now)]),
+        users.insertAll([PartnerUser.register(partner.id, request(`${unique('u')}@p.test`), now)]),
       );
       return user!;
     };
@@ -162,16 +160,21 @@ describe('TypeORM partner repositories', () => {
     const partner = await newPartner();
     const other = await newPartner();
     const [user] = await uow.run(() =>
-      users.insertAll([newPartnerUser(partner.id, request(`${unique('u')}@p.test`), now)]),
+      users.insertAll([PartnerUser.register(partner.id, request(`${unique('u')}@p.test`), now)]),
     );
     expect(await uow.run(() => users.findInPartner(other.id, user!.id))).toBeNull();
     const active = new Date('2030-03-05T00:00:00.001Z');
-    await uow.run(() => users.saveLastActiveAt({ ...user!, lastActiveAt: active }));
-    expect(await uow.run(() => users.findInPartner(partner.id, user!.id))).toEqual({
-      ...user,
+    const before = user!.snapshot();
+    user!.acceptInvitation(active);
+    await uow.run(() => users.saveLastActiveAt(user!));
+    expect((await uow.run(() => users.findInPartner(partner.id, user!.id)))!.snapshot()).toEqual({
+      ...before,
       lastActiveAt: active,
     });
-    expect(await uow.run(() => users.findById(user!.id))).toEqual({ ...user, lastActiveAt: active });
+    expect((await uow.run(() => users.findById(user!.id)))!.snapshot()).toEqual({
+      ...before,
+      lastActiveAt: active,
+    });
   });
 
   it('stores with the connection the copies the vendor’s listing reads: createdAt, type, lower-cased name and contact (X9)', async () => {

@@ -1,7 +1,7 @@
 import { DataSource, EntityMetadata, Table } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { engineOf } from '../../src/shared/infrastructure/database/database-engine';
-import { entities } from '../../src/shared/infrastructure/database/entities';
+import { databaseSchema, entities } from '../../src/database';
 import { schemaDataSource } from '../../src/shared/infrastructure/database/schema-data-source';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { createTestContext } from '../support/test-app';
@@ -25,7 +25,7 @@ describe('schema parity: the entities declare what the migrations create', () =>
     const service = await createTestContext([], { env: { DATABASE_URL: scratch.url } });
     serviceEntities = service.get(DataSource).entityMetadatas.map((m) => m.tableName);
     await service.close();
-    dataSource = await schemaDataSource(parseDatabaseUrl(scratch.url));
+    dataSource = await schemaDataSource(parseDatabaseUrl(scratch.url), databaseSchema);
     await dataSource.initialize();
     const runner = dataSource.createQueryRunner();
     try {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { dataSourceOptions } from '../../src/shared/infrastructure/database/data-source-options';
-import { migrations } from '../../src/shared/infrastructure/database/migrations';
+import { migrations } from '../../src/database';
 import { SqliteQuotedTables1763700000500 } from '../../src/shared/infrastructure/database/migrations/1763700000500-sqlite-quoted-tables';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { isMysql } from '../support/test-app';

@@ -2,14 +2,13 @@ import { TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { DeliveryQueue } from '../../src/webhooks/application/delivery-queue';
-import { WebhookEndpoints, WebhookEvents } from '../../src/webhooks/application/ports';
+import { WebhookEndpoints } from '../../src/webhooks/application/webhook-endpoints';
+import { WebhookEvents } from '../../src/webhooks/application/webhook-events';
 import { Partner } from '../../src/partners/domain/partner';
 import { WebhookDispatcherSettings } from '../../src/webhooks/application/webhook-dispatcher.settings';
-import {
-  WebhookDeliveryOrmEntity,
-  WebhookEventOrmEntity,
-} from '../../src/webhooks/infrastructure/webhook.orm-entities';
-import { CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { WebhookDeliveryOrmEntity } from '../../src/webhooks/infrastructure/webhook-delivery.orm-entity';
+import { WebhookEventOrmEntity } from '../../src/webhooks/infrastructure/webhook-event.orm-entity';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 import { VendorsModule } from '../../src/vendors/vendors.module';
 import { WebhooksModule } from '../../src/webhooks/webhooks.module';
 import { createScratchDatabase, ScratchDatabase } from '../support/scratch-database';
@@ -121,7 +120,8 @@ describe('Webhook delivery queue adapter', () => {
         type: null,
       },
       new Date(),
-    ).withId(1);
+    );
+    partner.identify(1);
     const event = { type: 'partner.users_invited' as const, partner, users: [] };
     const count = async () =>
       Number(((await dataSource.query(`SELECT COUNT(*) AS n FROM webhook_events`)) as { n: number }[])[0].n);

@@ -13,11 +13,10 @@ import * as mysql from 'mysql2/promise';
 import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
-import { TypeOrmLeadRepository } from '../../src/leads/infrastructure/typeorm-lead.repository';
+import { TypeOrmLeadRepository } from '../../src/leads/infrastructure/typeorm-lead-repository';
 import { dataSourceOptions } from '../../src/shared/infrastructure/database/data-source-options';
 import { EngineAwareDataSource } from '../../src/shared/infrastructure/database/engine-aware-data-source';
-import { entities } from '../../src/shared/infrastructure/database/entities';
-import { migrations } from '../../src/shared/infrastructure/database/migrations';
+import { entities, migrations } from '../../src/database';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 
 const LEADS = 20000;

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { PartnerOrmEntity } from '../../src/partners/infrastructure/partner.orm-entities';
+import { PartnerOrmEntity } from '../../src/partners/infrastructure/partner.orm-entity';
 import { Clock } from '../../src/shared/domain/clock';
 import { unique } from './test-app';
 

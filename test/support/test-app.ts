@@ -6,10 +6,12 @@ import TestAgent from 'supertest/lib/agent';
 import { AppModule } from '../../src/app.module';
 import { ContractRecorder } from './contract';
 import { AppConfig } from '../../src/config/app-config';
-import { configureHttp, createHttpAdapter } from '../../src/shared/http/configure-http';
+import { configureApi } from '../../src/bootstrap';
+import { createHttpAdapter } from '../../src/shared/http/configure-http';
 import { applyConnectionLimits } from '../../src/shared/http/connection-limits';
-import { SharedModule } from '../../src/shared/shared.module';
-import { CreateLeadOptionUseCase, CreateVendorUseCase } from '../../src/vendors/application/vendor-use-cases';
+import { SharedModule } from '../../src/shared.module';
+import { CreateLeadOptionUseCase } from '../../src/vendors/application/create-lead-option.use-case';
+import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
 
 /**
  * The database every integration and e2e test uses: TEST_DATABASE_URL when set (`npm run test:mysql`
@@ -65,7 +67,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     logger: false,
     bodyParser: false,
   });
-  configureHttp(app);
+  configureApi(app);
   applyConnectionLimits(app);
   const contract = new ContractRecorder();
   contract.install(app);

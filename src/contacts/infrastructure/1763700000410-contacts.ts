@@ -4,7 +4,7 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
 /**
  * Contacts, made from approved leads. UNIQUE(lead_id) is the last guard of "one contact per lead"
  * (D32); (vendor_id, email_normalized, lead_id) answers the contact half of isDuplicate (D28) from
- * the index alone. Listed in leads.migrations.ts, after the leads table it refers to.
+ * the index alone. Listed in contacts.schema.ts; its timestamp puts it after the leads table it refers to.
  */
 export class Contacts1763700000410 implements MigrationInterface {
   name = 'Contacts1763700000410';

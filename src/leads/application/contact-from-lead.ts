@@ -1,4 +1,4 @@
-import { Contact } from '../../contacts/domain/contact';
+import { Contact } from '../../contacts';
 import { Lead } from '../domain/lead';
 
 /** Approve converts a lead into a contact: the vendor, the lead, and the lead's person and company fields. */

@@ -1,25 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { PartnerAccess } from '../../partners/application/partner-access';
+import { PartnerAccess } from '../../partners';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { DomainError, FieldError, NotFoundError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository, VendorRepository } from '../../vendors/application/ports';
+import { LeadOptionRepository, VendorDirectory } from '../../vendors';
 import { Lead } from '../domain/lead';
 import { LeadDetails } from '../domain/lead-details';
 import { LeadHistoryEntry } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
-import {
-  ImportCounts,
-  ImportProgress,
-  ImportRow,
-  LeadBatchWriter,
-  LeadRequestValidator,
-  LeadRowSource,
-  RejectedRowSink,
-  RejectionMessage,
-} from './lead-import.ports';
+import { ImportCounts, ImportProgress } from './import-progress';
+import { ImportRow, LeadRowSource } from './lead-row-source';
+import { LeadBatchWriter } from './lead-batch-writer';
+import { LeadRequestValidator } from './lead-request-validator';
+import { RejectedRowSink, RejectionMessage } from './rejected-row-sink';
 import { unknownOptionError } from './lead-option-check';
-import { emailTaken } from './lead-write.use-cases';
+import { leadEmailTaken } from '../domain/lead-email-taken';
 
 /** Rows per transaction: big enough that commits cost little, small enough to lose little on a stop. */
 export class LeadImportSettings {
@@ -116,7 +111,7 @@ export class ImportLeadsUseCase {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly vendors: VendorRepository,
+    private readonly vendors: VendorDirectory,
     private readonly partners: PartnerAccess,
     private readonly options: LeadOptionRepository,
     private readonly validator: LeadRequestValidator,
@@ -186,7 +181,7 @@ export class ImportLeadsUseCase {
     }
     // D27 inside the file: the later occurrence is the duplicate, as if the rows were posted in order.
     const email = lead.emailNormalized;
-    if (run.emails.has(email)) return rejection(row, 'DUPLICATE_ENTRY', emailTaken().fieldErrors);
+    if (run.emails.has(email)) return rejection(row, 'DUPLICATE_ENTRY', leadEmailTaken().fieldErrors);
     run.emails.add(email);
     return { row, lead };
   }
@@ -236,7 +231,7 @@ export class ImportLeadsUseCase {
       ids.forEach((id, i) => {
         if (id !== null) return;
         accepted[i]!.lead = undefined;
-        accepted[i]!.rejection = { message: 'DUPLICATE_ENTRY', errors: emailTaken().fieldErrors };
+        accepted[i]!.rejection = { message: 'DUPLICATE_ENTRY', errors: leadEmailTaken().fieldErrors };
       });
     }
     for (const entry of entries) {

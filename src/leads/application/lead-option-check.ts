@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
-import { FieldError, ValidationError } from '../../shared/domain/domain-error';
-import { LeadOptionRepository } from '../../vendors/application/ports';
+import { FieldError } from '../../shared/domain/domain-error';
+import { LeadOptionRepository } from '../../vendors';
 
 /** The two option fields of a lead, as they may arrive (any JSON value) or be stored (id or null). */
 export interface LeadOptionFields {
@@ -17,7 +17,10 @@ export function unknownOptionError(kind: 'source' | 'status'): FieldError {
 /**
  * D15: `source` and `status` must be ids of the caller's vendor's lead options of the matching
  * kind. Another vendor's option, an option of the other kind or an unknown id is VALIDATION_FAILED
- * naming the field; this runs before any existence check (D37).
+ * naming the field. It runs once, at the HTTP edge (LeadOptionInputCheck), in the validation pass
+ * of the body's shape: its errors are listed with the others (D18) and come before any existence
+ * check (D37). The use cases that write a lead rely on that; the bulk import checks its rows
+ * against the vendor's options itself, read once for the file (X13).
  */
 @Injectable()
 export class LeadOptionCheck {
@@ -36,10 +39,5 @@ export class LeadOptionCheck {
       if (found.length === 0) errors.push(unknownOptionError(kind));
     }
     return errors;
-  }
-
-  async check(vendorId: number, fields: LeadOptionFields): Promise<void> {
-    const errors = await this.findErrors(vendorId, fields);
-    if (errors.length > 0) throw new ValidationError(errors);
   }
 }

@@ -1,5 +1,5 @@
 import { SingleBar } from 'cli-progress';
-import { ImportCounts, ImportProgress } from '../application/lead-import.ports';
+import { ImportCounts, ImportProgress } from '../application/import-progress';
 
 function rate(counts: ImportCounts, startedAt: number): number {
   const seconds = (Date.now() - startedAt) / 1000;

@@ -3,10 +3,11 @@ import { foldCase } from '../../shared/domain/text';
 import {
   LeadDetails,
   LeadDetailsPatch,
-  WRITABLE_FIELDS,
   WRITABLE_FIELDS_IN_LEAD_ORDER,
   checkLeadDetails,
+  checkedDetails,
   completeDetails,
+  detailsOf,
 } from './lead-details';
 import { LeadChange, LeadHistoryAction } from './lead-history';
 import { ApprovalStatus, LeadOperation, transitionOf } from './lead-transitions';
@@ -53,8 +54,7 @@ export class Lead {
     input: { vendorId: number; partnerId: number; details: Partial<LeadDetails> },
     now: Date,
   ): Lead {
-    const details = completeDetails(input.details);
-    checkLeadDetails(details, true);
+    const details = checkedDetails(completeDetails(input.details));
     // The fixed fields first and the spread last: the other way round V8 adds a dozen properties to
     // the spread's copy one by one and falls back to a dictionary object, 50 µs per lead (the bulk
     // import of a million leads spent most of its time here).
@@ -125,9 +125,7 @@ export class Lead {
     return this.state.updatedAt;
   }
   get details(): LeadDetails {
-    const details = {} as Record<keyof LeadDetails, unknown>;
-    for (const field of WRITABLE_FIELDS) details[field] = this.state[field];
-    return details as unknown as LeadDetails;
+    return detailsOf(this.state);
   }
   /** D13, D27: the email as compared for duplicates. */
   get emailNormalized(): string {
@@ -146,9 +144,7 @@ export class Lead {
 
   /** PUT (docs/api.md 8, D29): every writable field is replaced, omitted ones cleared. Returns whether anything changed. */
   replace(input: Partial<LeadDetails>, now: Date): boolean {
-    const details = completeDetails(input);
-    checkLeadDetails(details, true);
-    return this.applyDetails(details, now, 'REPLACED');
+    return this.applyDetails(checkedDetails(completeDetails(input)), now, 'REPLACED');
   }
 
   /** PATCH (docs/api.md 9, D29): only the fields present change. Returns whether anything changed. */

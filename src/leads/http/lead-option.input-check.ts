@@ -5,8 +5,8 @@ import { LeadOptionCheck, LeadOptionFields } from '../application/lead-option-ch
 
 /**
  * D15 at the edge, in the same validation pass as the shape of the body, so an unknown `source`
- * is listed together with a blank `firstName` (D18). The use case checks again for callers that do
- * not come through HTTP.
+ * is listed together with a blank `firstName` (D18). The one place D15 runs for a request: the use
+ * cases do not check again.
  */
 @Injectable()
 export class LeadOptionInputCheck extends InputCheck<LeadOptionFields> {

@@ -5,17 +5,15 @@ import type { Actor } from '../../shared/application/actor';
 import { CurrentActor, CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
-import { GetLeadHistoryUseCase, GetLeadUseCase, ListLeadsUseCase } from '../application/lead-read.use-cases';
-import {
-  ApproveLeadUseCase,
-  ArchiveLeadUseCase,
-  RejectLeadUseCase,
-} from '../application/lead-state.use-cases';
-import {
-  CreateLeadUseCase,
-  ReplaceLeadUseCase,
-  UpdateLeadUseCase,
-} from '../application/lead-write.use-cases';
+import { GetLeadHistoryUseCase } from '../application/get-lead-history.use-case';
+import { GetLeadUseCase } from '../application/get-lead.use-case';
+import { ListLeadsUseCase } from '../application/list-leads.use-case';
+import { ApproveLeadUseCase } from '../application/approve-lead.use-case';
+import { ArchiveLeadUseCase } from '../application/archive-lead.use-case';
+import { RejectLeadUseCase } from '../application/reject-lead.use-case';
+import { CreateLeadUseCase } from '../application/create-lead.use-case';
+import { ReplaceLeadUseCase } from '../application/replace-lead.use-case';
+import { UpdateLeadUseCase } from '../application/update-lead.use-case';
 import { LeadListQuery } from '../domain/lead-list-query';
 import { LeadOptionInputCheck } from './lead-option.input-check';
 import {
@@ -25,7 +23,7 @@ import {
   ListLeadsQuery,
   PartnerLeadsPath,
   RejectLeadBody,
-} from './lead.dtos';
+} from './lead.dto';
 import { LeadHistoryEntryResponse, toLeadHistoryEntryResponse } from './lead-history.response';
 import { LeadApprovalResponse, LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
 

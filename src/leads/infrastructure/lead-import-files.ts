@@ -3,7 +3,8 @@ import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises'
 import { extname } from 'node:path';
 import { CsvError, parse } from 'csv-parse';
 import { FieldError } from '../../shared/domain/domain-error';
-import { ImportRow, LeadRowSource, RejectedRow, RejectedRowSink } from '../application/lead-import.ports';
+import { ImportRow, LeadRowSource } from '../application/lead-row-source';
+import { RejectedRow, RejectedRowSink } from '../application/rejected-row-sink';
 import { ID_FIELDS, WRITABLE_FIELDS } from '../domain/lead-details';
 
 /** X13's file formats, told apart by the file's extension. */

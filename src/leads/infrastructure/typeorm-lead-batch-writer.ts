@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { isUniqueViolation, sqliteDateTime } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
-import { LeadBatchWriter } from '../application/lead-import.ports';
+import { LeadBatchWriter } from '../application/lead-batch-writer';
 import { Lead } from '../domain/lead';
 import { COUNT_SLOTS, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';

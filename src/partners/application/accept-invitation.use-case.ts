@@ -3,8 +3,9 @@ import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { InvitationToken } from '../domain/invitation';
-import { acceptInvitation, PartnerUser } from '../domain/partner-user';
-import { InvitationRepository, PartnerUserRepository } from './ports';
+import { PartnerUser } from '../domain/partner-user';
+import { InvitationRepository } from './invitation-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 export interface AcceptedInvitation {
   partnerId: number;
@@ -35,9 +36,9 @@ export class AcceptInvitationUseCase {
       if (!(await this.invitations.markAccepted(invitation.id, now))) throw new NotFoundError('invitation');
       const user = await this.users.findById(invitation.userId);
       if (!user) throw new Error(`user ${invitation.userId} of invitation ${invitation.id} is missing`);
-      const accepted = acceptInvitation(user, now);
-      await this.users.saveLastActiveAt(accepted);
-      return { partnerId: accepted.partnerId, user: accepted };
+      user.acceptInvitation(now);
+      await this.users.saveLastActiveAt(user);
+      return { partnerId: user.partnerId, user };
     });
   }
 }

@@ -1,13 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
-import { DuplicateEntryError, NotFoundError } from '../../shared/domain/domain-error';
-import { newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { NotFoundError } from '../../shared/domain/domain-error';
+import { PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
-import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /** docs/api.md endpoint 3: all or nothing (D21, D22); 404 unless connected (D25); one invite per user (D36). */
 @Injectable()
@@ -29,22 +30,20 @@ export class AddPartnerUsersUseCase {
         if (!partner) throw new NotFoundError('partner');
         await assertNoDuplicateEmails(this.users, requested);
         const now = this.clock.now();
-        const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partnerId, r, now)));
+        const created = requested.map((r) => PartnerUser.register(partnerId, r, now));
+        await this.users.insertAll(created);
+        partner.recordInvitation(now);
         await this.partners.recordInvitedAt(partnerId, now);
         await this.inviter.invite(vendorId, partner, created);
         // X17: in the transaction that queues the invite emails
         await this.events.publish(vendorId, {
           type: 'partner.users_invited',
-          partner: partner.invitedNow(now),
+          partner,
           users: created,
         });
         return created;
       },
-      (conflict) =>
-        new DuplicateEntryError(
-          fieldOfConflict(conflict, requested, 'users'),
-          'the email address was taken by a concurrent request',
-        ),
+      (conflict) => errorOfConflict(conflict, requested, 'users'),
     );
   }
 }

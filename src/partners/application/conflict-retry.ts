@@ -1,6 +1,6 @@
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { DomainError } from '../../shared/domain/domain-error';
-import { ConcurrentWriteConflict } from './ports';
+import { ConcurrentWriteConflict } from './concurrent-write-conflict';
 
 /**
  * Runs `work` in a transaction; when a concurrent request took a unique value first, runs it once

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { Partner } from '../domain/partner';
-import { PartnerRepository } from './ports';
+import { PartnerRepository } from './partner-repository';
 
 /** X10: one partner connected to the caller's vendor; otherwise 404, whether it exists or not (D25). */
 @Injectable()

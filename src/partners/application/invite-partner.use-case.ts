@@ -4,12 +4,14 @@ import { Clock } from '../../shared/domain/clock';
 import { DuplicateEntryError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { Partner, PartnerProfile } from '../domain/partner';
-import { initialUsers, newPartnerUser, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
+import { initialUsers, PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
-import { assertNoDuplicateEmails, fieldOfConflict } from './duplicate-emails';
+import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks';
+import { PartnerAccess } from './partner-access';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 export interface InvitePartnerInput {
   profile: PartnerProfile;
@@ -30,6 +32,7 @@ export class InvitePartnerUseCase {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly partners: PartnerRepository,
+    private readonly access: PartnerAccess,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
     private readonly events: WebhookEvents,
@@ -39,11 +42,7 @@ export class InvitePartnerUseCase {
     return runRetryingConflict(
       this.uow,
       () => this.invite(vendorId, input),
-      (conflict) =>
-        new DuplicateEntryError(
-          fieldOfConflict(conflict, input.users, 'contactEmailAddress'),
-          'the email address was taken by a concurrent request',
-        ),
+      (conflict) => errorOfConflict(conflict, input.users, 'contactEmailAddress'),
     );
   }
 
@@ -57,9 +56,11 @@ export class InvitePartnerUseCase {
     // Without a users list the only user is the contact, just found free; should a concurrent request
     // take it now, the unique index answers and the retry reports contactEmailAddress, not users[0].
     if (input.users !== null) await assertNoDuplicateEmails(this.users, requested);
-    const partner = await this.partners.insert(Partner.invite(input.profile, now));
+    const partner = Partner.invite(input.profile, now);
+    await this.partners.insert(partner);
     await this.partners.connect(vendorId, partner, now);
-    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(partner.id, r, now)));
+    const created = requested.map((r) => PartnerUser.register(partner.id, r, now));
+    await this.users.insertAll(created);
     await this.inviter.invite(vendorId, partner, created);
     // X17: in the transaction that queues the invite emails
     await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });
@@ -77,7 +78,7 @@ export class InvitePartnerUseCase {
     requested: PartnerUserRequest[],
     now: Date,
   ): Promise<InvitePartnerResult> {
-    if (await this.partners.isConnected(vendorId, contactUser.partnerId)) {
+    if (await this.access.isConnected(vendorId, contactUser.partnerId)) {
       throw new DuplicateEntryError(
         'contactEmailAddress',
         'a partner with this contact email address is already connected to the vendor',
@@ -87,8 +88,10 @@ export class InvitePartnerUseCase {
     const stored = await this.partners.findById(contactUser.partnerId, { forUpdate: true });
     if (!stored) throw new Error(`partner ${contactUser.partnerId} of user ${contactUser.id} is missing`);
     await this.partners.connect(vendorId, stored, now);
-    const created = await this.users.insertAll(requested.map((r) => newPartnerUser(stored.id, r, now)));
-    const partner = stored.invitedNow(now);
+    const created = requested.map((r) => PartnerUser.register(stored.id, r, now));
+    await this.users.insertAll(created);
+    const partner = stored;
+    partner.recordInvitation(now);
     await this.partners.recordInvitedAt(partner.id, now);
     await this.inviter.invite(vendorId, partner, [contactUser, ...created]);
     await this.events.publish(vendorId, { type: 'partner.invited', partner, users: created });

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Page } from '../../shared/application/page';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Partner, PartnerListQuery } from '../domain/partner';
-import { PartnerRepository } from './ports';
+import { PartnerRepository } from './partner-repository';
 
 /** X9: the partners connected to the caller's vendor (D20: a partner shared by two vendors is listed by both). */
 @Injectable()

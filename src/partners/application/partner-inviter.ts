@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
-import { Outbox } from '../../mail/application/outbox';
-import { partnerInviteMail } from '../../mail/templates/partner-invite.template';
+import { Outbox, partnerInviteMail } from '../../mail';
 import { Clock } from '../../shared/domain/clock';
 import { INVITATION_VALIDITY_DAYS, InvitationToken } from '../domain/invitation';
 import { Partner } from '../domain/partner';
 import { PartnerUser } from '../domain/partner-user';
-import { InvitationRepository, VendorDirectory } from './ports';
+import { InvitationRepository } from './invitation-repository';
+import { VendorDirectory } from '../../vendors';
 
 /**
  * Issues one invitation per user: a fresh single-use token (stored as its hash only) and one email

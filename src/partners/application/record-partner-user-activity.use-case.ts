@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
-import { PartnerUser, recordActivity } from '../domain/partner-user';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { PartnerUser } from '../domain/partner-user';
+import { PartnerAccess } from './partner-access';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /**
  * X21: the vendor's partner portal reports that a user was active. The domain decides whether
@@ -15,18 +16,17 @@ export class RecordPartnerUserActivityUseCase {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
-    private readonly partners: PartnerRepository,
+    private readonly access: PartnerAccess,
     private readonly users: PartnerUserRepository,
   ) {}
 
   execute(vendorId: number, partnerId: number, userId: number): Promise<PartnerUser> {
     return this.uow.run(async () => {
-      if (!(await this.partners.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
+      if (!(await this.access.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
       const user = await this.users.findInPartner(partnerId, userId);
       if (!user) throw new NotFoundError('partner user');
-      const recorded = recordActivity(user, this.clock.now());
-      if (recorded !== user) await this.users.saveLastActiveAt(recorded);
-      return recorded;
+      if (user.recordActivity(this.clock.now())) await this.users.saveLastActiveAt(user);
+      return user;
     });
   }
 }

@@ -4,8 +4,9 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks/application/ports';
-import { PartnerRepository, PartnerUserRepository } from './ports';
+import { WebhookEvents } from '../../webhooks';
+import { PartnerRepository } from './partner-repository';
+import { PartnerUserRepository } from './partner-user-repository';
 
 /** docs/api.md endpoint 2 (D23, D25, D40): one new invite email to that one user; invitedAt = now. */
 @Injectable()
@@ -32,12 +33,13 @@ export class ReinvitePartnerUseCase {
           'no user of this partner has this email address',
         );
       const now = this.clock.now();
+      partner.recordInvitation(now);
       await this.partners.recordInvitedAt(partnerId, now);
       await this.inviter.invite(vendorId, partner, [user]);
       // X17: in the transaction that queues the email; the partner as it now stands (invitedAt = now)
       await this.events.publish(vendorId, {
         type: 'partner.reinvited',
-        partner: partner.invitedNow(now),
+        partner,
         emailAddress: user.emailAddress,
       });
     });

@@ -1,22 +1,9 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { SecretToken } from '../../shared/domain/secret-token';
 
-/**
- * The secret of one accept link: 32 random bytes, base64url. Only its SHA-256 hash is stored in the
- * invitations table; a fast hash suffices because the secret has full entropy.
- */
-export class InvitationToken {
-  private constructor(readonly value: string) {}
-
+/** The secret of one accept link (X20), a SecretToken: only its SHA-256 hash is stored in the invitations table. */
+export class InvitationToken extends SecretToken {
   static generate(): InvitationToken {
-    return new InvitationToken(randomBytes(32).toString('base64url'));
-  }
-
-  static hash(presented: string): string {
-    return createHash('sha256').update(presented, 'utf8').digest('hex');
-  }
-
-  get hash(): string {
-    return InvitationToken.hash(this.value);
+    return new InvitationToken(SecretToken.randomValue());
   }
 }
 

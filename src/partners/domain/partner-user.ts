@@ -9,7 +9,7 @@ export interface PartnerUserRequest {
   jobTitle: string | null;
 }
 
-export interface PartnerUser extends PartnerUserRequest {
+export interface PartnerUserSnapshot extends PartnerUserRequest {
   id: number;
   partnerId: number;
   /**
@@ -21,42 +21,91 @@ export interface PartnerUser extends PartnerUserRequest {
   createdAt: Date;
 }
 
-export type NewPartnerUser = Omit<PartnerUser, 'id'>;
-
-export function newPartnerUser(partnerId: number, request: PartnerUserRequest, now: Date): NewPartnerUser {
-  return {
-    partnerId,
-    firstName: request.firstName,
-    lastName: request.lastName,
-    emailAddress: request.emailAddress,
-    phoneNumber: request.phoneNumber,
-    jobTitle: request.jobTitle,
-    lastActiveAt: null,
-    createdAt: now,
-  };
-}
-
 /** X21: lastActiveAt moves at most once per this period. */
 export const ACTIVITY_REFRESH_MS = 24 * 60 * 60 * 1000;
 
-/**
- * X21: the portal reports that the user was active at `now`. lastActiveAt becomes `now` when it is
- * null or at least 24 hours old (exactly 24:00:00.000 refreshes, 23:59:59.999 does not), so it moves
- * at most once per 24 hours; otherwise the same user object is returned, unchanged, and nothing needs
- * to be written. A lastActiveAt later than `now` (a clock set back) is kept.
- */
-export function recordActivity(user: PartnerUser, now: Date): PartnerUser {
-  const last = user.lastActiveAt;
-  if (last !== null && now.getTime() - last.getTime() < ACTIVITY_REFRESH_MS) return user;
-  return { ...user, lastActiveAt: now };
-}
+/** A person of a partner company, invited to the vendors' partner portals (D13, D40). */
+export class PartnerUser {
+  private constructor(private state: Omit<PartnerUserSnapshot, 'id'> & { id: number | undefined }) {}
 
-/**
- * X20: the user accepted an invitation at `now`. lastActiveAt is set to `now` whatever it was: an
- * acceptance is activity, and it is never skipped by the 24-hour rule of recordActivity.
- */
-export function acceptInvitation(user: PartnerUser, now: Date): PartnerUser {
-  return { ...user, lastActiveAt: now };
+  /** A user a vendor asked for (docs/api.md endpoints 1 and 3): the invite is outstanding, lastActiveAt null. */
+  static register(partnerId: number, request: PartnerUserRequest, now: Date): PartnerUser {
+    return new PartnerUser({
+      id: undefined,
+      partnerId,
+      firstName: request.firstName,
+      lastName: request.lastName,
+      emailAddress: request.emailAddress,
+      phoneNumber: request.phoneNumber,
+      jobTitle: request.jobTitle,
+      lastActiveAt: null,
+      createdAt: now,
+    });
+  }
+
+  static restore(snapshot: PartnerUserSnapshot): PartnerUser {
+    return new PartnerUser({ ...snapshot });
+  }
+
+  snapshot(): PartnerUserSnapshot {
+    return { ...this.state, id: this.id };
+  }
+
+  get id(): number {
+    if (this.state.id === undefined) throw new Error('partner user not stored yet');
+    return this.state.id;
+  }
+  get partnerId(): number {
+    return this.state.partnerId;
+  }
+  get firstName(): string {
+    return this.state.firstName;
+  }
+  get lastName(): string | null {
+    return this.state.lastName;
+  }
+  get emailAddress(): string {
+    return this.state.emailAddress;
+  }
+  get phoneNumber(): string | null {
+    return this.state.phoneNumber;
+  }
+  get jobTitle(): string | null {
+    return this.state.jobTitle;
+  }
+  get lastActiveAt(): Date | null {
+    return this.state.lastActiveAt;
+  }
+  get createdAt(): Date {
+    return this.state.createdAt;
+  }
+
+  /** Sets the id the database gave a newly inserted user. */
+  identify(id: number): void {
+    if (this.state.id !== undefined) throw new Error(`partner user ${this.state.id} already has an id`);
+    this.state = { ...this.state, id };
+  }
+
+  /**
+   * X21: the portal reports that the user was active at `now`. lastActiveAt becomes `now` when it is
+   * null or at least 24 hours old (exactly 24:00:00.000 refreshes, 23:59:59.999 does not), so it moves
+   * at most once per 24 hours. Returns whether it moved: when not, nothing needs to be written. A
+   * lastActiveAt later than `now` (a clock set back) is kept.
+   */
+  recordActivity(now: Date): boolean {
+    const last = this.state.lastActiveAt;
+    if (last !== null && now.getTime() - last.getTime() < ACTIVITY_REFRESH_MS) return false;
+    this.state = { ...this.state, lastActiveAt: now };
+    return true;
+  }
+
+  /**
+   * X20: the user accepted an invitation at `now`. lastActiveAt is set to `now` whatever it was: an
+   * acceptance is activity, and it is never skipped by the 24-hour rule of recordActivity.
+   */
+  acceptInvitation(now: Date): void {
+    this.state = { ...this.state, lastActiveAt: now };
+  }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { InvitationToken } from './invitation';
 import { Partner, PartnerProfile } from './partner';
-import { firstDuplicateEmail, initialUsers, newPartnerUser, PartnerUserRequest } from './partner-user';
+import { firstDuplicateEmail, initialUsers, PartnerUser, PartnerUserRequest } from './partner-user';
 
 const profile: PartnerProfile = {
   companyName: 'Partner GmbH',
@@ -26,16 +26,19 @@ describe('Partner', () => {
   const now = new Date('2030-05-06T07:08:09.010Z');
 
   it('is invited with invitedAt = createdAt = the time of the invite', () => {
-    const partner = Partner.invite(profile, now).withId(7);
+    const partner = Partner.invite(profile, now);
+    partner.identify(7);
     expect(partner.snapshot()).toEqual({ ...profile, id: 7, invitedAt: now, createdAt: now });
     expect(partner.contactEmailNormalized).toBe('mary@partner.test');
   });
 
   it('moves only invitedAt when invited again (D20, D23)', () => {
-    const partner = Partner.invite(profile, now).withId(7);
+    const partner = Partner.invite(profile, now);
+    partner.identify(7);
+    const before = partner.snapshot();
     const later = new Date('2030-06-01T00:00:00.000Z');
-    expect(partner.invitedNow(later).snapshot()).toEqual({ ...partner.snapshot(), invitedAt: later });
-    expect(partner.invitedAt).toBe(now);
+    partner.recordInvitation(later);
+    expect(partner.snapshot()).toEqual({ ...before, invitedAt: later });
   });
 
   it('has no id before it is stored', () => {
@@ -81,10 +84,13 @@ describe('firstDuplicateEmail (D21)', () => {
   });
 });
 
-describe('newPartnerUser', () => {
+describe('PartnerUser.register', () => {
   it('starts with an outstanding invite (lastActiveAt null)', () => {
     const now = new Date();
-    expect(newPartnerUser(3, user('a@p.test'), now)).toEqual({
+    const registered = PartnerUser.register(3, user('a@p.test'), now);
+    registered.identify(9);
+    expect(registered.snapshot()).toEqual({
+      id: 9,
       ...user('a@p.test'),
       partnerId: 3,
       lastActiveAt: null,

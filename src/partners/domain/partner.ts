@@ -44,7 +44,7 @@ export interface PartnerSnapshot extends PartnerProfile {
  * belong to it, not to a vendor (D40).
  */
 export class Partner {
-  private constructor(private readonly state: Omit<PartnerSnapshot, 'id'> & { id: number | undefined }) {}
+  private constructor(private state: Omit<PartnerSnapshot, 'id'> & { id: number | undefined }) {}
 
   /** A partner created by an invite; its invite emails are queued by the same request, so invitedAt = now. */
   static invite(profile: PartnerProfile, now: Date): Partner {
@@ -73,12 +73,14 @@ export class Partner {
   }
 
   /** invitedAt is the time of the latest request that queued an invite email to one of its users (README). */
-  invitedNow(now: Date): Partner {
-    return new Partner({ ...this.state, invitedAt: now });
+  recordInvitation(now: Date): void {
+    this.state = { ...this.state, invitedAt: now };
   }
 
-  withId(id: number): Partner {
-    return new Partner({ ...this.state, id });
+  /** Sets the id the database gave a newly inserted partner. */
+  identify(id: number): void {
+    if (this.state.id !== undefined) throw new Error(`partner ${this.state.id} already has an id`);
+    this.state = { ...this.state, id };
   }
 
   snapshot(): PartnerSnapshot {

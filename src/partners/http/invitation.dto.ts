@@ -1,8 +1,6 @@
 import { ApiSchema } from '@nestjs/swagger';
 import { PathId } from '../../shared/http/query-fields';
-import { ObjectField, IdField } from '../../shared/http/response-fields';
 import { RequiredString, SHORT_TEXT } from '../../shared/http/validation';
-import { PartnerUserResponse } from './partner.responses';
 
 /**
  * X20: the token of an invite link `PORTAL_URL/invitations/<token>`, as the portal read it from the
@@ -16,13 +14,6 @@ export class AcceptInvitationBody {
     example: 'pQ3h0wq2mZbJ1Yl7Kx9n4VtR8sD6aE5fGcHuIoPzWyX',
   })
   token!: string;
-}
-
-/** X20 `data`: the user's partner and the user, lastActiveAt set (D4: no token, no invitation id). */
-@ApiSchema({ name: 'AcceptedInvitation' })
-export class AcceptedInvitationResponse {
-  @IdField({ description: 'the partner the user belongs to' }) partnerId!: number;
-  @ObjectField(PartnerUserResponse) user!: PartnerUserResponse;
 }
 
 export class PartnerUserPath {

@@ -4,8 +4,9 @@ import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { AcceptInvitationUseCase } from '../application/accept-invitation.use-case';
-import { AcceptInvitationBody, AcceptedInvitationResponse } from './invitation.dto';
-import { toPartnerUserResponse } from './partner.responses';
+import { AcceptInvitationBody } from './invitation.dto';
+import { AcceptedInvitationResponse } from './invitation.response';
+import { toPartnerUserResponse } from './partner.response';
 
 /** X20: called by the vendor's partner portal when a partner user follows an invite link. */
 @ApiTags('Partners')

@@ -5,7 +5,7 @@ import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { RecordPartnerUserActivityUseCase } from '../application/record-partner-user-activity.use-case';
 import { PartnerUserPath } from './invitation.dto';
-import { PartnerUserResponse, toPartnerUserResponse } from './partner.responses';
+import { PartnerUserResponse, toPartnerUserResponse } from './partner.response';
 
 /** X21: the vendor's partner portal reports that a partner user was active. */
 @ApiTags('Partners')

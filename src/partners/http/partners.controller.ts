@@ -4,6 +4,8 @@ import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
 import { Page } from '../../shared/application/page';
+import { DuplicateEntryError } from '../../shared/domain/domain-error';
+import { UserEmailConflictError } from '../application/duplicate-emails';
 import { AddPartnerUsersUseCase } from '../application/add-partner-users.use-case';
 import { GetPartnerUseCase } from '../application/get-partner.use-case';
 import { InvitePartnerUseCase } from '../application/invite-partner.use-case';
@@ -24,7 +26,15 @@ import {
   toPartnerResponse,
   toPartnerUserResponse,
   toUserRequest,
-} from './partner.responses';
+} from './partner.response';
+
+/** D13: a user's email address is named as the request names it, `users[2].emailAddress`. */
+function userEmailField(error: unknown): never {
+  if (error instanceof UserEmailConflictError) {
+    throw new DuplicateEntryError(`users[${error.userIndex}].emailAddress`, error.message);
+  }
+  throw error;
+}
 
 /** Endpoints 1-4 (docs/api.md), and the partner reads X9, X10. */
 @ApiTags('Partners')
@@ -59,21 +69,23 @@ export class PartnersController {
     @ValidInput({ body: { type: InvitePartnerBody } }) input: Input<undefined, undefined, InvitePartnerBody>,
   ): Promise<PartnerResponse> {
     const b = input.body;
-    const result = await this.invitePartner.execute(vendorId, {
-      profile: {
-        companyName: b.companyName,
-        description: b.description ?? null,
-        website: b.website ?? null,
-        country: b.country ?? null,
-        companySize: b.companySize ?? null,
-        contactName: b.contactName,
-        contactEmailAddress: b.contactEmailAddress,
-        contactPhone: b.contactPhone ?? null,
-        contactRole: b.contactRole ?? null,
-        type: b.type ?? null,
-      },
-      users: b.users ? b.users.map(toUserRequest) : null,
-    });
+    const result = await this.invitePartner
+      .execute(vendorId, {
+        profile: {
+          companyName: b.companyName,
+          description: b.description ?? null,
+          website: b.website ?? null,
+          country: b.country ?? null,
+          companySize: b.companySize ?? null,
+          contactName: b.contactName,
+          contactEmailAddress: b.contactEmailAddress,
+          contactPhone: b.contactPhone ?? null,
+          contactRole: b.contactRole ?? null,
+          type: b.type ?? null,
+        },
+        users: b.users ? b.users.map(toUserRequest) : null,
+      })
+      .catch(userEmailField);
     return toPartnerResponse(result.partner, result.users);
   }
 
@@ -160,11 +172,9 @@ export class PartnersController {
     @ValidInput({ params: PartnerPath, body: { type: AddPartnerUsersBody } })
     input: Input<PartnerPath, undefined, AddPartnerUsersBody>,
   ): Promise<PartnerUserResponse[]> {
-    const created = await this.addPartnerUsers.execute(
-      vendorId,
-      input.params.partnerId,
-      input.body.users.map(toUserRequest),
-    );
+    const created = await this.addPartnerUsers
+      .execute(vendorId, input.params.partnerId, input.body.users.map(toUserRequest))
+      .catch(userEmailField);
     return created.map(toPartnerUserResponse);
   }
 

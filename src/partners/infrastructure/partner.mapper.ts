@@ -1,8 +1,10 @@
 import { normalizeEmail } from '../../shared/domain/email';
 import { foldCase } from '../../shared/domain/text';
 import { Partner, PartnerType } from '../domain/partner';
-import { NewPartnerUser, PartnerUser } from '../domain/partner-user';
-import { PartnerOrmEntity, PartnerUserOrmEntity, VendorPartnerOrmEntity } from './partner.orm-entities';
+import { PartnerUser } from '../domain/partner-user';
+import { PartnerOrmEntity } from './partner.orm-entity';
+import { PartnerUserOrmEntity } from './partner-user.orm-entity';
+import { VendorPartnerOrmEntity } from './vendor-partner.orm-entity';
 
 /** Domain <-> ORM rows, field by field, so a new column never reaches the domain (or the wire) by accident. */
 export const PartnerMapper = {
@@ -63,7 +65,7 @@ export function toConnectionRow(vendorId: number, partner: Partner, at: Date): V
 
 export const PartnerUserMapper = {
   toDomain(row: PartnerUserOrmEntity): PartnerUser {
-    return {
+    return PartnerUser.restore({
       id: row.id,
       partnerId: row.partnerId,
       firstName: row.firstName,
@@ -73,11 +75,11 @@ export const PartnerUserMapper = {
       jobTitle: row.jobTitle,
       lastActiveAt: row.lastActiveAt,
       createdAt: row.createdAt,
-    };
+    });
   },
 
   /** D13: the address is stored as sent, its lower-cased copy carries the unique index. */
-  toRow(user: NewPartnerUser): Omit<PartnerUserOrmEntity, 'id'> {
+  toRow(user: PartnerUser): Omit<PartnerUserOrmEntity, 'id'> {
     return {
       partnerId: user.partnerId,
       firstName: user.firstName,

@@ -5,8 +5,3 @@ export interface Page<T> {
   perPage: number;
   totalItems: number;
 }
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-}

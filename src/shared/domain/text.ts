@@ -1,3 +1,8 @@
+/** D14: every string field allows 255 code points, except the long texts. */
+export const SHORT_TEXT = 255;
+/** D14: the long texts (a lead's productsInterested, a partner's description, a reject comment) allow 5,000. */
+export const LONG_TEXT = 5000;
+
 /** D14: lengths count Unicode code points (as MySQL's utf8mb4 VARCHAR(n) does), not UTF-16 units. */
 export function codePointLength(text: string): number {
   let count = 0;

@@ -51,6 +51,7 @@ export function apiKeyHook(authenticator: ApiKeyAuthenticator, clock: Clock, lim
     if (key === undefined || key.trim() === '') return refuse(request, reply, 'API_KEY_MISSING');
     const vendor = await authenticator.authenticate(key);
     if (!vendor) return refuse(request, reply, 'INVALID_API_KEY');
+    await authenticator.recordUse(vendor);
     request.vendorId = vendor.vendorId;
     request.apiKeyPrefix = vendor.keyPrefix;
     if (!limits.limitsVendors) return undefined;

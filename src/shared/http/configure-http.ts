@@ -16,7 +16,6 @@ import { parseQueryString } from './query-string';
 import { RateLimits } from './rate-limits';
 import { installRequestLog } from './request-log';
 import { AppLogger } from '../logging.module';
-import { installIdempotency } from '../../idempotency/http/idempotency.hooks';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -83,8 +82,8 @@ export function createHttpAdapter(): FastifyAdapter {
 }
 
 /**
- * Everything the public port shares, in one place for the server and the test app: the API-key
- * hook, the body parser, the envelope, the error shape and the namespace prefix. Errors fastify
+ * Everything the public port shares (the modules' own hooks are added by `configureApi`,
+ * src/bootstrap.ts): the API-key hook, the body parser, the envelope, the error shape and the namespace prefix. Errors fastify
  * raises itself (413 while reading a body) reach the same exception filter through Nest's error handler.
  */
 export function configureHttp(app: NestFastifyApplication): void {
@@ -104,7 +103,6 @@ export function configureHttp(app: NestFastifyApplication): void {
   if (corsOrigins.length > 0) fastify.addHook('onRequest', corsHook(corsOrigins, clock));
   fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock, app.get(RateLimits)));
   fastify.addHook('onSend', closeConnectionWhenDone);
-  installIdempotency(app); // X1-X5: hooks on the write routes, after authentication and body parsing
   app.setGlobalPrefix('api/v1/vendors');
   app.useGlobalFilters(new HttpExceptionFilter(clock));
 }

@@ -24,11 +24,10 @@ import {
 } from 'class-validator';
 import { FieldError } from '../domain/domain-error';
 import { isDeliverableEmailAddress } from '../domain/email';
-import { codePointLength } from '../domain/text';
+import { LONG_TEXT, SHORT_TEXT, codePointLength } from '../domain/text';
 
-/** D14: every string field allows 255 code points, except the long texts. */
-export const SHORT_TEXT = 255;
-export const LONG_TEXT = 5000;
+/** D14, declared once for the edge and the domain (shared/domain/text.ts). */
+export { LONG_TEXT, SHORT_TEXT };
 export const MAX_ID = Number.MAX_SAFE_INTEGER; // D2, D39
 
 @ValidatorConstraint({ name: 'notBlank' })

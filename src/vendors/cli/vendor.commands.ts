@@ -1,11 +1,9 @@
 import { CliCommand, cliCommand, positiveInteger, text } from '../../shared/cli/cli-command';
-import {
-  CreateApiKeyUseCase,
-  CreateLeadOptionUseCase,
-  CreateVendorUseCase,
-  ListLeadOptionsUseCase,
-  RevokeApiKeyUseCase,
-} from '../application/vendor-use-cases';
+import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
+import { CreateLeadOptionUseCase } from '../application/create-lead-option.use-case';
+import { CreateVendorUseCase } from '../application/create-vendor.use-case';
+import { ListLeadOptionsUseCase } from '../application/list-lead-options.use-case';
+import { RevokeApiKeyUseCase } from '../application/revoke-api-key.use-case';
 
 const vendor = { value: '<vendorId>', description: 'the id of the vendor', parse: positiveInteger };
 

@@ -1,4 +1,4 @@
-import { codePointLength } from '../../shared/domain/text';
+import { SHORT_TEXT, codePointLength } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 /** The two dropdowns a vendor configures for its leads (docs/api.md Lead.source / Lead.status, D15). */
@@ -18,8 +18,8 @@ export function validateLeadOption(kind: string, label: string): { kind: LeadOpt
     errors.push({ field: 'kind', error: 'must be source or status' });
   }
   if (label.trim() === '') errors.push({ field: 'label', error: 'must not be blank' });
-  else if (codePointLength(label) > 255)
-    errors.push({ field: 'label', error: 'must be at most 255 characters' });
+  else if (codePointLength(label) > SHORT_TEXT)
+    errors.push({ field: 'label', error: `must be at most ${SHORT_TEXT} characters` });
   if (errors.length > 0) throw new ValidationError(errors);
   return { kind: kind as LeadOptionKind, label };
 }

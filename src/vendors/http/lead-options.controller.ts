@@ -2,7 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
-import { GetLeadOptionsUseCase } from '../application/vendor-use-cases';
+import { GetLeadOptionsUseCase } from '../application/get-lead-options.use-case';
 import { LeadOptionsResponse, toLeadOptionsResponse } from './lead-options.response';
 
 /** X11: the caller's vendor's lead sources and statuses, the values of Lead.source and Lead.status (D15). */

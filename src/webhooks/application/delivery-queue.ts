@@ -40,13 +40,3 @@ export abstract class DeliveryQueue {
   abstract release(ids: number[], leaseToken: string): Promise<void>;
   abstract stats(): Promise<QueueStats>;
 }
-
-/** Port: one HTTP POST to a receiver (X18). Resolves with the status, rejects when none came. */
-export abstract class WebhookSender {
-  abstract post(
-    url: string,
-    headers: Record<string, string>,
-    body: string,
-    timeoutMs: number,
-  ): Promise<number>;
-}

@@ -1,8 +1,9 @@
 import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
-import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats, WebhookSender } from './delivery-queue';
-import { DestinationGuard } from './ports';
+import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from './delivery-queue';
+import { WebhookSender } from './webhook-sender';
+import { DestinationGuard } from './destination-guard';
 import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookDispatcherSettings } from './webhook-dispatcher.settings';
 

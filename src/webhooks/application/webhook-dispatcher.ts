@@ -4,8 +4,9 @@ import { AppConfig } from '../../config/app-config';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { signWebhook } from '../domain/signature';
-import { ClaimedDelivery, DeliveryQueue, WebhookSender } from './delivery-queue';
-import { DestinationGuard } from './ports';
+import { ClaimedDelivery, DeliveryQueue } from './delivery-queue';
+import { WebhookSender } from './webhook-sender';
+import { DestinationGuard } from './destination-guard';
 import { MAX_ATTEMPTS, WebhookDispatcherSettings, retryDelay } from './webhook-dispatcher.settings';
 
 export interface WebhookRound {

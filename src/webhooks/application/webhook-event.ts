@@ -1,10 +1,9 @@
-import type { LeadView } from '../../leads/application/lead-views';
-import type { Partner } from '../../partners/domain/partner';
-import type { PartnerUser } from '../../partners/domain/partner-user';
+import type { LeadView } from '../../leads';
+import type { Partner, PartnerUser } from '../../partners';
 
 /**
- * What a use case reports (X17). The adapter turns it into the event's `data`, built by the same
- * functions as the API's answers, so a receiver reads the Partner, PartnerUser and Lead it knows
+ * What a use case reports (X17). The WebhookPayloads port turns it into the event's `data`, built by
+ * the same functions as the API's answers, so a receiver reads the Partner, PartnerUser and Lead it knows
  * (docs/webhooks.md lists each payload).
  */
 export type WebhookEvent =

@@ -3,14 +3,12 @@ import { ApiTags } from '@nestjs/swagger';
 import { CurrentVendor } from '../../shared/http/current-vendor.decorator';
 import { Operation } from '../../shared/http/operation';
 import { Input, ValidInput } from '../../shared/http/request-input';
-import {
-  DeleteWebhookUseCase,
-  ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  ReplayDeliveryUseCase,
-} from '../application/webhook.use-cases';
-import { DeliveryPath, RegisterWebhookBody, WebhookPath } from './webhook.dtos';
+import { DeleteWebhookUseCase } from '../application/delete-webhook.use-case';
+import { ListDeliveriesUseCase } from '../application/list-deliveries.use-case';
+import { ListWebhooksUseCase } from '../application/list-webhooks.use-case';
+import { RegisterWebhookUseCase } from '../application/register-webhook.use-case';
+import { ReplayDeliveryUseCase } from '../application/replay-delivery.use-case';
+import { DeliveryPath, RegisterWebhookBody, WebhookPath } from './webhook.dto';
 import {
   RegisteredWebhookResponse,
   WebhookDeliveryResponse,
@@ -18,7 +16,7 @@ import {
   toDeliveryResponse,
   toRegisteredWebhookResponse,
   toWebhookResponse,
-} from './webhook.responses';
+} from './webhook.response';
 
 /** Outgoing webhooks: X16 (endpoints) and X19 (deliveries); docs/webhooks.md. */
 @ApiTags('Webhooks')

@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
-import { DestinationGuard } from '../application/ports';
+import { DestinationGuard } from '../application/destination-guard';
 import { isRefusedAddress } from '../domain/destination';
 
 /**

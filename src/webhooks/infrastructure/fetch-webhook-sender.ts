@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { WebhookSender } from '../application/delivery-queue';
+import { WebhookSender } from '../application/webhook-sender';
 
 /**
  * POSTs with Node's fetch. Redirects are not followed (a 3xx is a failed attempt): following one

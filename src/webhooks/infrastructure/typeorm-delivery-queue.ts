@@ -5,7 +5,7 @@ import { DataSource, In } from 'typeorm';
 import { DatabaseEngine, dbDateTime, engineOf } from '../../shared/infrastructure/database/database-engine';
 import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
-import { WebhookDeliveryOrmEntity } from './webhook.orm-entities';
+import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 
 const MAX_ERROR_LENGTH = 1000;
 

@@ -1,13 +1,12 @@
 import 'reflect-metadata';
 import { ManualClock, PassThroughUnitOfWork } from '../../support/mail-fakes';
-import { PartnerAccess } from '../../../src/partners/application/partner-access';
+import { PartnerAccess } from '../../../src/partners';
 import { NotFoundError } from '../../../src/shared/domain/domain-error';
-import { LeadOptionRepository, VendorRepository } from '../../../src/vendors/application/ports';
-import { LeadOption } from '../../../src/vendors/domain/lead-option';
+import { LeadOption, LeadOptionRepository, VendorDirectory } from '../../../src/vendors';
 import { Lead } from '../../../src/leads/domain/lead';
 import { LeadHistoryEntry } from '../../../src/leads/domain/lead-history';
 // The real POST validation (no database behind it), so these tests show rows judged like requests.
-import { ClassValidatorLeadRequestValidator } from '../../../src/leads/http/lead-request.validator';
+import { ClassValidatorLeadRequestValidator } from '../../../src/leads/http/class-validator-lead-request-validator';
 import { LeadHistory } from '../../../src/leads/application/lead-history';
 import {
   ImportLeadsUseCase,
@@ -15,15 +14,10 @@ import {
   LeadImportInterruptedError,
   LeadImportSettings,
 } from '../../../src/leads/application/import-leads.use-case';
-import {
-  ImportCounts,
-  ImportProgress,
-  ImportRow,
-  LeadBatchWriter,
-  LeadRowSource,
-  RejectedRow,
-  RejectedRowSink,
-} from '../../../src/leads/application/lead-import.ports';
+import { ImportCounts, ImportProgress } from '../../../src/leads/application/import-progress';
+import { LeadBatchWriter } from '../../../src/leads/application/lead-batch-writer';
+import { ImportRow, LeadRowSource } from '../../../src/leads/application/lead-row-source';
+import { RejectedRow, RejectedRowSink } from '../../../src/leads/application/rejected-row-sink';
 
 const VENDOR = 1;
 const PARTNER = 7;
@@ -105,8 +99,8 @@ class RecordingProgress extends ImportProgress {
 function setup(batchSize = 2000) {
   const writer = new InMemoryLeadBatchWriter();
   const history = new InMemoryLeadHistory();
-  const vendors = new (class extends VendorRepository {
-    insert = jest.fn();
+  const vendors = new (class extends VendorDirectory {
+    nameOf = jest.fn();
     exists = async (id: number) => id === VENDOR;
   })();
   const partners = new (class extends PartnerAccess {

@@ -3,8 +3,7 @@ import type { DataSource, DataSourceOptions } from 'typeorm';
 import type { DatabaseConfig } from '../../../config/app-config';
 import { dataSourceOptions, mysqlConnectionOptions } from './data-source-options';
 import { EngineAwareDataSource } from './engine-aware-data-source';
-import { entities } from './entities';
-import { migrations } from './migrations';
+import type { DatabaseSchema } from './database-schema';
 
 /**
  * A data source for comparing the entities with a database (TypeORM's schema diff, the TypeORM CLI's
@@ -13,14 +12,14 @@ import { migrations } from './migrations';
  * 'mysql' every nullable column of a MariaDB table looks changed, its default read as the text 'NULL'.
  * The server keeps type 'mysql' on MariaDB, which its queries do not notice.
  */
-export async function schemaDataSource(database: DatabaseConfig): Promise<DataSource> {
+export async function schemaDataSource(database: DatabaseConfig, schema: DatabaseSchema): Promise<DataSource> {
   const options = dataSourceOptions(database);
   const mariadb = database.kind === 'mysql' && (await isMariaDb(database));
   return new EngineAwareDataSource({
     ...options,
     ...(mariadb ? { type: 'mariadb' } : {}),
-    entities,
-    migrations,
+    entities: schema.entities,
+    migrations: schema.migrations,
     synchronize: false,
     migrationsRun: false,
     logging: false,

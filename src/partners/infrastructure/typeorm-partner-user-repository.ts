@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { DataSource, In } from 'typeorm';
+import { Page } from '../../shared/application/page';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
+import { PartnerUserRepository } from '../application/partner-user-repository';
+import { PartnerUser, PartnerUserListQuery, PartnerUserSortKey } from '../domain/partner-user';
+import { PartnerUserMapper } from './partner.mapper';
+import { PartnerUserOrmEntity } from './partner-user.orm-entity';
+
+/** Sort expressions (D24): names compare case-insensitively on both engines; ties go to id. */
+const SORT_EXPRESSIONS: Record<PartnerUserSortKey, string> = {
+  id: 'u.id',
+  firstName: 'LOWER(u.first_name)',
+  lastName: 'LOWER(u.last_name)',
+  emailAddress: 'u.email_normalized',
+  jobTitle: 'LOWER(u.job_title)',
+  createdAt: 'u.created_at',
+};
+
+@Injectable()
+export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
+  private readonly sql: EntitySql<PartnerUserOrmEntity>;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+    dataSource: DataSource,
+  ) {
+    super();
+    this.sql = new EntitySql(dataSource, PartnerUserOrmEntity, 'u');
+  }
+
+  private get rows() {
+    return this.txHost.tx.getRepository(PartnerUserOrmEntity);
+  }
+
+  async findByEmail(emailNormalized: string): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { emailNormalized } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async takenEmails(emailsNormalized: string[]): Promise<Set<string>> {
+    if (emailsNormalized.length === 0) return new Set();
+    const rows = await this.rows.find({
+      select: { id: true, emailNormalized: true },
+      where: { emailNormalized: In([...new Set(emailsNormalized)]) },
+    });
+    return new Set(rows.map((row) => row.emailNormalized));
+  }
+
+  async findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { partnerId, emailNormalized } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async findById(userId: number): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { id: userId } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
+    const row = await this.rows.findOne({ where: { id: userId, partnerId } });
+    return row ? PartnerUserMapper.toDomain(row) : null;
+  }
+
+  async saveLastActiveAt(user: PartnerUser): Promise<void> {
+    await this.rows.update({ id: user.id }, { lastActiveAt: user.lastActiveAt });
+  }
+
+  async insertAll(users: PartnerUser[]): Promise<PartnerUser[]> {
+    for (const user of users) {
+      const row = PartnerUserMapper.toRow(user);
+      try {
+        const result = await this.rows.insert(row);
+        user.identify(Number(result.identifiers[0]!.id));
+      } catch (error) {
+        // ux_partner_users_email is the last guard (D13): a concurrent request took the address.
+        if (isUniqueViolation(error)) throw new ConcurrentWriteConflict(row.emailNormalized);
+        throw error;
+      }
+    }
+    return users;
+  }
+
+  async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
+    const counted = await this.db.one<{ total: number | string }>(
+      'SELECT COUNT(*) AS total FROM partner_users u WHERE u.partner_id = ?',
+      [query.partnerId],
+    );
+    const totalItems = Number(counted?.total ?? 0);
+    const offset = query.page * query.perPage;
+    if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
+    const rows = await this.db.all<PartnerUserOrmEntity>(
+      `SELECT ${this.sql.selectList} FROM partner_users u WHERE u.partner_id = ?
+        ORDER BY ${SORT_EXPRESSIONS[query.sortBy]} ASC, u.id ASC LIMIT ? OFFSET ?`,
+      [query.partnerId, query.perPage, offset],
+    );
+    return {
+      data: rows.map((row) => PartnerUserMapper.toDomain(this.sql.hydrate(row))),
+      page: query.page,
+      perPage: query.perPage,
+      totalItems,
+    };
+  }
+}

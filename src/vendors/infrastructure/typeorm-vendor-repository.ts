@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { VendorRepository } from '../application/vendor-repository';
+import { Vendor } from '../domain/vendor';
+
+/** Vendors, API keys and lead options: hand-written SQL through SqlDatabase (one statement each). */
+@Injectable()
+export class TypeOrmVendorRepository extends VendorRepository {
+  constructor(private readonly db: SqlDatabase) {
+    super();
+  }
+
+  async insert(vendor: Vendor): Promise<Vendor> {
+    const { insertId } = await this.db.run('INSERT INTO vendors (name, created_at) VALUES (?, ?)', [
+      vendor.name,
+      vendor.createdAt,
+    ]);
+    vendor.identify(insertId);
+    return vendor;
+  }
+
+  async exists(vendorId: number): Promise<boolean> {
+    return (await this.db.one('SELECT 1 AS found FROM vendors WHERE id = ?', [vendorId])) !== undefined;
+  }
+}

@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { Clock } from '../../shared/domain/clock';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { WebhookEvents } from '../application/webhook-events';
+import type { WebhookEvent } from '../application/webhook-event';
+import { WebhookPayloads } from '../application/webhook-payloads';
+import { isSubscribed } from '../domain/webhook-event-type';
+import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
+import { WebhookEventOrmEntity } from './webhook-event.orm-entity';
+
+/** `evt_` + 32 hex digits: the event id sent as `webhook-id` (X18). */
+function newEventId(): string {
+  return `evt_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Writes the event and its deliveries through the transaction of the calling use case (X17). */
+@Injectable()
+export class TypeOrmWebhookEvents extends WebhookEvents {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+    private readonly clock: Clock,
+    private readonly payloads: WebhookPayloads,
+  ) {
+    super();
+  }
+
+  async publish(vendorId: number, event: WebhookEvent): Promise<void> {
+    const { type } = event;
+    if (!this.db.inTransaction) {
+      // Outside a transaction an event could be sent for a change that is later rolled back (X17).
+      throw new Error('WebhookEvents.publish must be called inside UnitOfWork.run');
+    }
+    // Every lead change asks this: hand-written SQL, as on the other hot paths, rather than a
+    // TypeORM query built and hydrated per request (docs/performance.md).
+    const endpoints = await this.db.all<{ id: number | string; events: string }>(
+      'SELECT id, events FROM webhook_endpoints WHERE vendor_id = ? AND disabled_at IS NULL ORDER BY id',
+      [vendorId],
+    );
+    const subscribed = endpoints.filter((row) => isSubscribed(row.events.split(','), type));
+    // No endpoint wants it: nothing is written, so vendors without webhooks pay one indexed read.
+    if (subscribed.length === 0) return;
+    const now = this.clock.now();
+    const eventId = newEventId();
+    const payload = JSON.stringify({
+      id: eventId,
+      type,
+      createdAt: now.toISOString(),
+      data: this.payloads.dataOf(event),
+    });
+    const inserted = await this.txHost.tx
+      .getRepository(WebhookEventOrmEntity)
+      .insert({ eventId, vendorId, type, payload, createdAt: now });
+    const eventRowId = Number((inserted.identifiers[0] as { id: number }).id);
+    await this.txHost.tx.getRepository(WebhookDeliveryOrmEntity).insert(
+      subscribed.map((endpoint) => ({
+        endpointId: Number(endpoint.id),
+        eventRowId,
+        status: 'PENDING',
+        attempts: 0,
+        nextAttemptAt: now,
+        lockedUntil: null,
+        leaseToken: null,
+        lastResponseStatus: null,
+        lastAttemptAt: null,
+        lastError: null,
+        createdAt: now,
+      })),
+    );
+  }
+}
