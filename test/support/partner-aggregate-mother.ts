@@ -1,5 +1,5 @@
 import { Partner, PartnerProfile } from '../../src/partners/domain/partner';
-import { NewPartnerUser, PartnerUserRequest, newPartnerUser } from '../../src/partners/domain/partner-user';
+import { PartnerUser, PartnerUserRequest } from '../../src/partners/domain/partner-user';
 
 let sequence = 0;
 const next = () => ++sequence;
@@ -46,7 +46,8 @@ export const PartnerAggregateMother = {
     return Partner.invite(PartnerAggregateMother.profile(overrides), now);
   },
 
-  newUser(partnerId: number, now: Date, overrides: Partial<PartnerUserRequest> = {}): NewPartnerUser {
-    return newPartnerUser(partnerId, PartnerAggregateMother.userRequest(overrides), now);
+  /** A user as PartnerUser.register makes it (not stored: no id). */
+  registered(partnerId: number, now: Date, overrides: Partial<PartnerUserRequest> = {}): PartnerUser {
+    return PartnerUser.register(partnerId, PartnerAggregateMother.userRequest(overrides), now);
   },
 };

@@ -8,10 +8,15 @@ import {
   InMemoryPartnerAccess,
   InMemoryPartnerRepository,
   InMemoryPartnerUserRepository,
-  InMemoryVendorDirectory,
 } from './partners';
 import { InMemoryUnitOfWork, ManualClock } from './shared';
-import { InMemoryApiKeyRepository, InMemoryLeadOptionRepository, InMemoryVendorRepository } from './vendors';
+import { ApiWebhookPayloads } from '../../../src/webhook-payloads';
+import {
+  InMemoryApiKeyRepository,
+  InMemoryLeadOptionRepository,
+  InMemoryVendorDirectory,
+  InMemoryVendorRepository,
+} from './vendors';
 import {
   InMemoryWebhookDeliveries,
   InMemoryWebhookEndpoints,
@@ -65,7 +70,7 @@ export function inMemoryAdapters(env: Record<string, string> = {}) {
     outbox: new InMemoryOutbox(uow),
     webhookTables,
     webhookEndpoints: new InMemoryWebhookEndpoints(webhookTables),
-    webhookEvents: new InMemoryWebhookEvents(uow, webhookTables, clock),
+    webhookEvents: new InMemoryWebhookEvents(uow, webhookTables, clock, new ApiWebhookPayloads()),
     webhookDeliveries: new InMemoryWebhookDeliveries(webhookTables),
     destinationGuard: new StubDestinationGuard(),
     idempotencyStore: new InMemoryIdempotencyStore(uow),

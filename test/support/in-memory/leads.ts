@@ -1,5 +1,5 @@
 import { LeadHistory } from '../../../src/leads/application/lead-history';
-import { LeadBatchWriter } from '../../../src/leads/application/lead-import.ports';
+import { LeadBatchWriter } from '../../../src/leads/application/lead-batch-writer';
 import { LeadRepository } from '../../../src/leads/application/lead-repository';
 import type { LeadView } from '../../../src/leads/application/lead-views';
 import { Lead, LeadSnapshot } from '../../../src/leads/domain/lead';

@@ -1,11 +1,8 @@
 import { PartnerAccess } from '../../../src/partners/application/partner-access';
-import {
-  ConcurrentWriteConflict,
-  InvitationRepository,
-  PartnerRepository,
-  PartnerUserRepository,
-  VendorDirectory,
-} from '../../../src/partners/application/ports';
+import { ConcurrentWriteConflict } from '../../../src/partners/application/concurrent-write-conflict';
+import { InvitationRepository } from '../../../src/partners/application/invitation-repository';
+import { PartnerRepository } from '../../../src/partners/application/partner-repository';
+import { PartnerUserRepository } from '../../../src/partners/application/partner-user-repository';
 import { Invitation, NewInvitation } from '../../../src/partners/domain/invitation';
 import {
   Partner,
@@ -14,18 +11,17 @@ import {
   PartnerType,
 } from '../../../src/partners/domain/partner';
 import {
-  NewPartnerUser,
   PartnerUser,
   PartnerUserListQuery,
+  PartnerUserSnapshot,
   PartnerUserSortKey,
 } from '../../../src/partners/domain/partner-user';
 import { Page } from '../../../src/shared/application/page';
 import { normalizeEmail } from '../../../src/shared/domain/email';
 import { foldCase } from '../../../src/shared/domain/text';
 import { InMemoryUnitOfWork, Table, byCodePoint, pageOf } from './shared';
-import { InMemoryVendorRepository } from './vendors';
 
-/** The partners module's ports in memory (src/partners/application/ports.ts, partner-access.ts). */
+/** The partners module's ports in memory (src/partners/application/*-repository.ts, partner-access.ts). */
 
 /** vendor_partners: the connection, with the copies the vendor's listing sorts and searches by (X9). */
 interface ConnectionRow {
@@ -51,7 +47,8 @@ export class InMemoryPartnerRepository extends PartnerRepository {
 
   async insert(partner: Partner): Promise<Partner> {
     const row = this.partners.insert(partner.profile());
-    return partner.withId(row.id);
+    partner.identify(row.id);
+    return partner;
   }
 
   async findById(partnerId: number): Promise<Partner | null> {
@@ -60,16 +57,17 @@ export class InMemoryPartnerRepository extends PartnerRepository {
   }
 
   async findConnected(vendorId: number, partnerId: number): Promise<Partner | null> {
-    return (await this.isConnected(vendorId, partnerId)) ? this.findById(partnerId) : null;
+    return this.isConnected(vendorId, partnerId) ? this.findById(partnerId) : null;
   }
 
-  async isConnected(vendorId: number, partnerId: number): Promise<boolean> {
+  /** Whether the connection row exists (what InMemoryPartnerAccess answers, D25). */
+  isConnected(vendorId: number, partnerId: number): boolean {
     return this.connections.find((c) => c.vendorId === vendorId && c.partnerId === partnerId) !== undefined;
   }
 
   async connect(vendorId: number, partner: Partner, at: Date): Promise<void> {
     // the primary key (vendor_id, partner_id) refuses a second connection (D20)
-    if (await this.isConnected(vendorId, partner.id)) throw new ConcurrentWriteConflict();
+    if (this.isConnected(vendorId, partner.id)) throw new ConcurrentWriteConflict();
     const p = partner.snapshot();
     this.connections.insert({
       vendorId,
@@ -123,7 +121,7 @@ export class InMemoryPartnerAccess extends PartnerAccess {
     super();
   }
 
-  isConnected(vendorId: number, partnerId: number): Promise<boolean> {
+  async isConnected(vendorId: number, partnerId: number): Promise<boolean> {
     return this.partners.isConnected(vendorId, partnerId);
   }
 }
@@ -144,13 +142,27 @@ function compareSortValues(a: string | number | null, b: string | number | null)
   return typeof a === 'number' && typeof b === 'number' ? a - b : byCodePoint(String(a), String(b));
 }
 
+/** The row of a user, as the SQL adapter writes it (PartnerUserMapper.toRow, without the normalized copy). */
+function rowOf(user: PartnerUser): Omit<PartnerUserSnapshot, 'id'> {
+  return {
+    partnerId: user.partnerId,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    emailAddress: user.emailAddress,
+    phoneNumber: user.phoneNumber,
+    jobTitle: user.jobTitle,
+    lastActiveAt: user.lastActiveAt,
+    createdAt: user.createdAt,
+  };
+}
+
 export class InMemoryPartnerUserRepository extends PartnerUserRepository {
-  readonly table: Table<PartnerUser>;
+  readonly table: Table<PartnerUserSnapshot>;
   private beforeInsert: (() => void) | undefined;
 
   constructor(uow: InMemoryUnitOfWork) {
     super();
-    this.table = uow.track(new Table<PartnerUser>());
+    this.table = uow.track(new Table<PartnerUserSnapshot>());
   }
 
   /** Runs `hook` once, at the start of the next insertAll (to let a "concurrent request" take an address first). */
@@ -158,12 +170,13 @@ export class InMemoryPartnerUserRepository extends PartnerUserRepository {
     this.beforeInsert = hook;
   }
 
-  private byEmail(emailNormalized: string): PartnerUser | undefined {
+  private byEmail(emailNormalized: string): PartnerUserSnapshot | undefined {
     return this.table.find((u) => normalizeEmail(u.emailAddress) === emailNormalized);
   }
 
   async findByEmail(emailNormalized: string): Promise<PartnerUser | null> {
-    return this.byEmail(emailNormalized) ?? null;
+    const row = this.byEmail(emailNormalized);
+    return row ? PartnerUser.restore(row) : null;
   }
 
   async takenEmails(emailsNormalized: string[]): Promise<Set<string>> {
@@ -171,39 +184,41 @@ export class InMemoryPartnerUserRepository extends PartnerUserRepository {
   }
 
   async findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null> {
-    const user = this.byEmail(emailNormalized);
-    return user && user.partnerId === partnerId ? user : null;
+    const row = this.byEmail(emailNormalized);
+    return row && row.partnerId === partnerId ? PartnerUser.restore(row) : null;
   }
 
   async findById(userId: number): Promise<PartnerUser | null> {
-    return this.table.get(userId) ?? null;
+    const row = this.table.get(userId);
+    return row ? PartnerUser.restore(row) : null;
   }
 
   async findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
-    const user = this.table.get(userId);
-    return user && user.partnerId === partnerId ? user : null;
+    const row = this.table.get(userId);
+    return row && row.partnerId === partnerId ? PartnerUser.restore(row) : null;
   }
 
   async saveLastActiveAt(user: PartnerUser): Promise<void> {
     this.table.update(user.id, { lastActiveAt: user.lastActiveAt });
   }
 
-  async insertAll(users: NewPartnerUser[]): Promise<PartnerUser[]> {
+  async insertAll(users: PartnerUser[]): Promise<PartnerUser[]> {
     const hook = this.beforeInsert;
     this.beforeInsert = undefined;
     hook?.();
-    const created: PartnerUser[] = [];
     for (const user of users) {
       const email = normalizeEmail(user.emailAddress);
       // ux_partner_users_email (D13): the SQL adapter turns the violation into this error
       if (this.byEmail(email)) throw new ConcurrentWriteConflict(email);
-      created.push(this.table.insert(user));
+      user.identify(this.table.insert(rowOf(user)).id);
     }
-    return created;
+    return users;
   }
 
   async listForPartner(query: PartnerUserListQuery): Promise<Page<PartnerUser>> {
-    const users = this.table.all((u) => u.partnerId === query.partnerId);
+    const users = this.table
+      .all((u) => u.partnerId === query.partnerId)
+      .map((row) => PartnerUser.restore(row));
     const value = SORT_VALUES[query.sortBy];
     users.sort((a, b) => compareSortValues(value(a), value(b)) || a.id - b.id);
     return {
@@ -214,8 +229,13 @@ export class InMemoryPartnerUserRepository extends PartnerUserRepository {
     };
   }
 
+  /** A stored user, for arranging a test (a user "inserted by another request"): its id. */
+  add(user: PartnerUser): number {
+    return this.table.insert(rowOf(user)).id;
+  }
+
   /** The users of a partner as stored, in id order. */
-  ofPartner(partnerId: number): PartnerUser[] {
+  ofPartner(partnerId: number): PartnerUserSnapshot[] {
     return this.table.all((u) => u.partnerId === partnerId);
   }
 }
@@ -260,17 +280,5 @@ export class InMemoryInvitationRepository extends InvitationRepository {
     const row = this.table.get(invitationId);
     if (!row || row.acceptedAt !== null) return false;
     return this.table.update(invitationId, { acceptedAt: at });
-  }
-}
-
-export class InMemoryVendorDirectory extends VendorDirectory {
-  constructor(private readonly vendors: InMemoryVendorRepository) {
-    super();
-  }
-
-  async nameOf(vendorId: number): Promise<string> {
-    const row = this.vendors.table.get(vendorId);
-    if (!row) throw new Error(`vendor ${vendorId} not found`);
-    return row.name;
   }
 }

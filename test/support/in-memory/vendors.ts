@@ -1,14 +1,12 @@
-import {
-  ApiKeyRepository,
-  LeadOptionRepository,
-  VendorRepository,
-} from '../../../src/vendors/application/ports';
+import { ApiKeyRepository } from '../../../src/vendors/application/api-key-repository';
+import { VendorRepository } from '../../../src/vendors/application/vendor-repository';
+import { LeadOptionRepository, VendorDirectory } from '../../../src/vendors';
 import { ApiKey } from '../../../src/vendors/domain/api-key';
 import { LeadOption, LeadOptionKind } from '../../../src/vendors/domain/lead-option';
 import { Vendor } from '../../../src/vendors/domain/vendor';
 import { InMemoryUnitOfWork, Table } from './shared';
 
-/** The vendors module's ports in memory (src/vendors/application/ports.ts). */
+/** The vendors module's ports in memory (src/vendors/application/*-repository.ts, vendor-directory.ts). */
 
 interface VendorRow {
   id: number;
@@ -26,7 +24,8 @@ export class InMemoryVendorRepository extends VendorRepository {
 
   async insert(vendor: Vendor): Promise<Vendor> {
     const row = this.table.insert({ name: vendor.name, createdAt: vendor.createdAt });
-    return Vendor.restore(row);
+    vendor.identify(row.id);
+    return vendor;
   }
 
   async exists(vendorId: number): Promise<boolean> {
@@ -78,7 +77,7 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     return row ? this.table.update(row.id, { revokedAt: at }) : false;
   }
 
-  async touch(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
+  async recordUse(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
     const row = this.table.get(keyId);
     if (row && (row.lastUsedAt === null || row.lastUsedAt < unlessAfter)) {
       this.table.update(keyId, { lastUsedAt: at });
@@ -115,5 +114,22 @@ export class InMemoryLeadOptionRepository extends LeadOptionRepository {
   /** A stored option, for arranging a test. */
   add(vendorId: number, kind: LeadOptionKind, label = kind === 'source' ? 'Web' : 'Hot'): number {
     return this.table.insert({ vendorId, kind, label, createdAt: new Date(0) }).id;
+  }
+}
+
+/** What other modules may ask about a vendor, over the same vendor table. */
+export class InMemoryVendorDirectory extends VendorDirectory {
+  constructor(private readonly vendors: InMemoryVendorRepository) {
+    super();
+  }
+
+  async exists(vendorId: number): Promise<boolean> {
+    return this.vendors.table.get(vendorId) !== undefined;
+  }
+
+  async nameOf(vendorId: number): Promise<string> {
+    const row = this.vendors.table.get(vendorId);
+    if (!row) throw new Error(`vendor ${vendorId} not found`);
+    return row.name;
   }
 }

@@ -1,20 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { DestinationGuard } from '../../../src/webhooks/application/destination-guard';
 import {
   DeliveryStatus,
-  DestinationGuard,
   WebhookDeliveries,
   WebhookDelivery,
-  WebhookEndpoint,
-  WebhookEndpoints,
-  WebhookEvents,
-} from '../../../src/webhooks/application/ports';
-import type { WebhookEvent } from '../../../src/webhooks/application/webhook-event';
+} from '../../../src/webhooks/application/webhook-deliveries';
+import { WebhookEndpoint, WebhookEndpoints } from '../../../src/webhooks/application/webhook-endpoints';
 import { isSubscribed, WebhookEventType } from '../../../src/webhooks/domain/webhook-event-type';
-import { webhookData } from '../../../src/webhooks/http/webhook-payload';
+import { type WebhookEvent, WebhookEvents, WebhookPayloads } from '../../../src/webhooks';
 import { Clock } from '../../../src/shared/domain/clock';
 import { InMemoryUnitOfWork, Table } from './shared';
 
-/** The webhooks module's ports in memory (src/webhooks/application/ports.ts), over shared tables. */
+/** The webhooks module's ports in memory (src/webhooks/application/), over shared tables. */
 
 interface EventRow {
   id: number;
@@ -99,6 +96,7 @@ export class InMemoryWebhookEvents extends WebhookEvents {
     private readonly uow: InMemoryUnitOfWork,
     private readonly tables: InMemoryWebhookTables,
     private readonly clock: Clock,
+    private readonly payloads: WebhookPayloads,
   ) {
     super();
   }
@@ -116,7 +114,7 @@ export class InMemoryWebhookEvents extends WebhookEvents {
       id: eventId,
       type: event.type,
       createdAt: now.toISOString(),
-      data: webhookData(event),
+      data: this.payloads.dataOf(event),
     });
     const row = this.tables.events.insert({ eventId, vendorId, type: event.type, payload, createdAt: now });
     for (const endpoint of subscribed) {

@@ -1,22 +1,17 @@
 // The leads module's use cases, built over in-memory adapters (the one place their paths are named).
 import { contactFromLead } from '../../../src/leads/application/contact-from-lead';
+import { ApproveLeadUseCase } from '../../../src/leads/application/approve-lead.use-case';
+import { ArchiveLeadUseCase } from '../../../src/leads/application/archive-lead.use-case';
+import { CreateLeadUseCase } from '../../../src/leads/application/create-lead.use-case';
+import { GetLeadHistoryUseCase } from '../../../src/leads/application/get-lead-history.use-case';
+import { GetLeadUseCase } from '../../../src/leads/application/get-lead.use-case';
 import { LeadOptionCheck } from '../../../src/leads/application/lead-option-check';
-import {
-  GetLeadHistoryUseCase,
-  GetLeadUseCase,
-  ListLeadsUseCase,
-} from '../../../src/leads/application/lead-read.use-cases';
-import {
-  ApproveLeadUseCase,
-  ArchiveLeadUseCase,
-  RejectLeadUseCase,
-} from '../../../src/leads/application/lead-state.use-cases';
 import { LeadViews } from '../../../src/leads/application/lead-views';
-import {
-  CreateLeadUseCase,
-  ReplaceLeadUseCase,
-  UpdateLeadUseCase,
-} from '../../../src/leads/application/lead-write.use-cases';
+import { ListLeadsUseCase } from '../../../src/leads/application/list-leads.use-case';
+import { RejectLeadUseCase } from '../../../src/leads/application/reject-lead.use-case';
+import { ReplaceLeadUseCase } from '../../../src/leads/application/replace-lead.use-case';
+import { UpdateLeadUseCase } from '../../../src/leads/application/update-lead.use-case';
+import { LeadOptionInputCheck } from '../../../src/leads/http/lead-option.input-check';
 import { Lead, LeadSnapshot } from '../../../src/leads/domain/lead';
 import { LeadListQuery } from '../../../src/leads/domain/lead-list-query';
 import type { Actor } from '../../../src/shared/application/actor';
@@ -30,19 +25,20 @@ export function leadsSetup() {
   const a = inMemoryAdapters();
   const views = new LeadViews(a.leads);
   const optionCheck = new LeadOptionCheck(a.uow, a.leadOptions);
-  const write = [a.uow, a.clock, a.leads, a.leadHistory, optionCheck, views, a.webhookEvents] as const;
+  const write = [a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents] as const;
   const seed = seeding(a);
   return {
     ...a,
     views,
     optionCheck,
+    /** D15 as a request meets it: in the validation pass at the edge, before any use case runs. */
+    optionInputCheck: new LeadOptionInputCheck(optionCheck),
     create: new CreateLeadUseCase(
       a.uow,
       a.clock,
       a.partnerAccess,
       a.leads,
       a.leadHistory,
-      optionCheck,
       views,
       a.webhookEvents,
     ),

@@ -1,4 +1,4 @@
-import { ACTIVITY_REFRESH_MS } from '../../../src/partners/domain/partner-user';
+import { ACTIVITY_REFRESH_MS, PartnerUser } from '../../../src/partners/domain/partner-user';
 import { INVITATION_VALIDITY_MS } from '../../../src/partners/domain/invitation';
 import { NotFoundError } from '../../../src/shared/domain/domain-error';
 import { partnersSetup } from './setup';
@@ -19,14 +19,18 @@ describe('AcceptInvitationUseCase (X20)', () => {
     const { t, vendor, partner, user, token } = await invited();
     const now = t.clock.advance(3_600_000);
     const accepted = await t.accept.execute(vendor, token);
-    expect(accepted).toEqual({ partnerId: partner.id, user: { ...user, lastActiveAt: now } });
+    expect({ ...accepted, user: accepted.user.snapshot() }).toEqual({
+      partnerId: partner.id,
+      user: { ...user.snapshot(), lastActiveAt: now },
+    });
     expect((await t.users.findById(user.id))!.lastActiveAt).toEqual(now);
     expect(t.invitations.table.all()[0]!.acceptedAt).toEqual(now);
   });
 
   it('sets lastActiveAt even when it was set less than 24 hours ago: an acceptance is never skipped', async () => {
     const { t, vendor, user, token } = await invited();
-    await t.uow.run(() => t.users.saveLastActiveAt({ ...user, lastActiveAt: t.clock.now() }));
+    const active = PartnerUser.restore({ ...user.snapshot(), lastActiveAt: t.clock.now() });
+    await t.uow.run(() => t.users.saveLastActiveAt(active));
     const now = t.clock.advance(1_000);
     expect((await t.accept.execute(vendor, token)).user.lastActiveAt).toEqual(now);
   });
@@ -108,8 +112,8 @@ describe('RecordPartnerUserActivityUseCase (X21)', () => {
   it('sets lastActiveAt to now when it is null', async () => {
     const { t, vendor, partner, user } = await withUser();
     const now = t.clock.now();
-    expect(await t.recordActivity.execute(vendor, partner.id, user.id)).toEqual({
-      ...user,
+    expect((await t.recordActivity.execute(vendor, partner.id, user.id)).snapshot()).toEqual({
+      ...user.snapshot(),
       lastActiveAt: now,
     });
     expect((await t.users.findById(user.id))!.lastActiveAt).toEqual(now);

@@ -1,4 +1,4 @@
-import { ConcurrentWriteConflict } from '../../../src/partners/application/ports';
+import { ConcurrentWriteConflict } from '../../../src/partners/application/concurrent-write-conflict';
 import { DuplicateEntryError } from '../../../src/shared/domain/domain-error';
 import { PartnerAggregateMother, partnersSetup, tokensSentTo } from './setup';
 
@@ -31,8 +31,8 @@ describe('InvitePartnerUseCase', () => {
         invitedAt: now,
         createdAt: now,
       });
-      expect(await t.partners.isConnected(vendor, result.partner.id)).toBe(true);
-      expect(result.users).toEqual([
+      expect(await t.partnerAccess.isConnected(vendor, result.partner.id)).toBe(true);
+      expect(result.users.map((u) => u.snapshot())).toEqual([
         {
           id: expect.any(Number),
           partnerId: result.partner.id,
@@ -45,7 +45,7 @@ describe('InvitePartnerUseCase', () => {
           createdAt: now,
         },
       ]);
-      expect(t.users.ofPartner(result.partner.id)).toEqual(result.users);
+      expect(t.users.ofPartner(result.partner.id)).toEqual(result.users.map((u) => u.snapshot()));
     });
 
     it('with users: creates exactly those users, the contact not among them unless listed', async () => {
@@ -113,7 +113,7 @@ describe('InvitePartnerUseCase', () => {
       expect(result.partner.invitedAt).toEqual(later);
       expect(result.users).toEqual([]);
       expect(t.partners.partners.size).toBe(1);
-      expect(await t.partners.isConnected(second, original.partner.id)).toBe(true);
+      expect(await t.partnerAccess.isConnected(second, original.partner.id)).toBe(true);
       expect(t.partners.stored(original.partner.id)!.invitedAt).toEqual(later);
       // the existing contact user gets one invite for the new vendor
       expect(tokensSentTo(t, contact.emailAddress)).toHaveLength(2);
@@ -230,7 +230,7 @@ describe('InvitePartnerUseCase', () => {
       const wanted = M.userRequest();
       t.users.beforeNextInsert(() =>
         t.uow.commitElsewhere(() =>
-          t.users.table.insert(M.newUser(other.id, t.clock.now(), { emailAddress: wanted.emailAddress })),
+          t.users.add(M.registered(other.id, t.clock.now(), { emailAddress: wanted.emailAddress })),
         ),
       );
       await expect(
@@ -251,15 +251,15 @@ describe('InvitePartnerUseCase', () => {
       const profile = M.profile();
       t.users.beforeNextInsert(() =>
         t.uow.commitElsewhere(() =>
-          t.users.table.insert(
-            M.newUser(existing.id, t.clock.now(), { emailAddress: profile.contactEmailAddress }),
+          t.users.add(
+            M.registered(existing.id, t.clock.now(), { emailAddress: profile.contactEmailAddress }),
           ),
         ),
       );
       const result = await t.invite.execute(vendor, { profile, users: null });
       expect(result.partner.id).toBe(existing.id);
       expect(result.users).toEqual([]);
-      expect(await t.partners.isConnected(vendor, existing.id)).toBe(true);
+      expect(await t.partnerAccess.isConnected(vendor, existing.id)).toBe(true);
       expect(t.outbox.recipients()).toEqual([profile.contactEmailAddress]);
     });
 

@@ -17,7 +17,7 @@ describe('AddPartnerUsersUseCase (docs/api.md endpoint 3)', () => {
     expect(created.map((u) => [u.partnerId, u.emailAddress, u.createdAt])).toEqual(
       requested.map((r) => [partner.id, r.emailAddress, now]),
     );
-    expect(t.users.ofPartner(partner.id)).toEqual(created);
+    expect(t.users.ofPartner(partner.id)).toEqual(created.map((u) => u.snapshot()));
     expect(t.partners.stored(partner.id)!.invitedAt).toEqual(now);
     expect(t.outbox.recipients()).toEqual(requested.map((r) => r.emailAddress));
     const events = t.webhookTables.eventsOf(vendor);
@@ -54,7 +54,7 @@ describe('AddPartnerUsersUseCase (docs/api.md endpoint 3)', () => {
     ).rejects.toEqual(
       new DuplicateEntryError('users[1].emailAddress', 'a user with this email address already exists'),
     );
-    expect(t.users.ofPartner(partner.id)).toEqual(users);
+    expect(t.users.ofPartner(partner.id)).toEqual(users.map((u) => u.snapshot()));
     expect(t.partners.stored(partner.id)!.invitedAt).toEqual(invitedAt);
     expect(t.outbox.table.size).toBe(0);
   });

@@ -10,7 +10,7 @@ import { RecordPartnerUserActivityUseCase } from '../../../src/partners/applicat
 import { ReinvitePartnerUseCase } from '../../../src/partners/application/reinvite-partner.use-case';
 import { InvitationToken } from '../../../src/partners/domain/invitation';
 import { Partner } from '../../../src/partners/domain/partner';
-import { PartnerUser, PartnerUserRequest, newPartnerUser } from '../../../src/partners/domain/partner-user';
+import { PartnerUser, PartnerUserRequest } from '../../../src/partners/domain/partner-user';
 import { InMemoryAdapters, PORTAL_URL, inMemoryAdapters } from '../../support/in-memory';
 import { PartnerAggregateMother } from '../../support/partner-aggregate-mother';
 
@@ -21,14 +21,22 @@ export function partnersSetup() {
   const inviter = new PartnerInviter(a.invitations, a.outbox, a.vendorDirectory, a.config, a.clock);
   const useCases = {
     inviter,
-    invite: new InvitePartnerUseCase(a.uow, a.clock, a.partners, a.users, inviter, a.webhookEvents),
+    invite: new InvitePartnerUseCase(
+      a.uow,
+      a.clock,
+      a.partners,
+      a.partnerAccess,
+      a.users,
+      inviter,
+      a.webhookEvents,
+    ),
     addUsers: new AddPartnerUsersUseCase(a.uow, a.clock, a.partners, a.users, inviter, a.webhookEvents),
     reinvite: new ReinvitePartnerUseCase(a.uow, a.clock, a.partners, a.users, inviter, a.webhookEvents),
     accept: new AcceptInvitationUseCase(a.uow, a.clock, a.invitations, a.users),
-    recordActivity: new RecordPartnerUserActivityUseCase(a.uow, a.clock, a.partners, a.users),
+    recordActivity: new RecordPartnerUserActivityUseCase(a.uow, a.clock, a.partnerAccess, a.users),
     getPartner: new GetPartnerUseCase(a.uow, a.partners),
     listPartners: new ListPartnersUseCase(a.uow, a.partners),
-    listUsers: new ListPartnerUsersUseCase(a.uow, a.partners, a.users),
+    listUsers: new ListPartnerUsersUseCase(a.uow, a.partnerAccess, a.users),
   };
   return { ...a, ...useCases, seed: seeding(a) };
 }
@@ -50,7 +58,7 @@ export function seeding(a: InMemoryAdapters) {
         const partner = await a.partners.insert(PartnerAggregateMother.invited(now));
         for (const vendorId of vendorIds) await a.partners.connect(vendorId, partner, now);
         const created = await a.users.insertAll(
-          users.map((u) => newPartnerUser(partner.id, PartnerAggregateMother.userRequest(u), now)),
+          users.map((u) => PartnerUser.register(partner.id, PartnerAggregateMother.userRequest(u), now)),
         );
         return { partner, users: created };
       });

@@ -1,14 +1,13 @@
 import { NotFoundError, ValidationError } from '../../../src/shared/domain/domain-error';
 import { ApiKeySecret } from '../../../src/vendors/domain/api-key';
-import {
-  AuthenticateApiKeyUseCase,
-  CreateApiKeyUseCase,
-  CreateLeadOptionUseCase,
-  CreateVendorUseCase,
-  GetLeadOptionsUseCase,
-  ListLeadOptionsUseCase,
-  RevokeApiKeyUseCase,
-} from '../../../src/vendors/application/vendor-use-cases';
+import { AuthenticateApiKeyUseCase } from '../../../src/vendors/application/authenticate-api-key.use-case';
+import { CreateApiKeyUseCase } from '../../../src/vendors/application/create-api-key.use-case';
+import { CreateLeadOptionUseCase } from '../../../src/vendors/application/create-lead-option.use-case';
+import { CreateVendorUseCase } from '../../../src/vendors/application/create-vendor.use-case';
+import { GetLeadOptionsUseCase } from '../../../src/vendors/application/get-lead-options.use-case';
+import { ListLeadOptionsUseCase } from '../../../src/vendors/application/list-lead-options.use-case';
+import { RecordApiKeyUseUseCase } from '../../../src/vendors/application/record-api-key-use.use-case';
+import { RevokeApiKeyUseCase } from '../../../src/vendors/application/revoke-api-key.use-case';
 import { inMemoryAdapters } from '../../support/in-memory';
 
 function vendorsSetup() {
@@ -18,7 +17,8 @@ function vendorsSetup() {
     createVendor: new CreateVendorUseCase(a.uow, a.clock, a.vendors, a.apiKeys),
     createKey: new CreateApiKeyUseCase(a.uow, a.clock, a.vendors, a.apiKeys),
     revokeKey: new RevokeApiKeyUseCase(a.uow, a.clock, a.apiKeys),
-    authenticate: new AuthenticateApiKeyUseCase(a.uow, a.clock, a.apiKeys),
+    authenticate: new AuthenticateApiKeyUseCase(a.uow, a.apiKeys),
+    recordUse: new RecordApiKeyUseUseCase(a.uow, a.clock, a.apiKeys),
     createOption: new CreateLeadOptionUseCase(a.uow, a.clock, a.vendors, a.leadOptions),
     getOptions: new GetLeadOptionsUseCase(a.uow, a.leadOptions),
     listOptions: new ListLeadOptionsUseCase(a.uow, a.vendors, a.leadOptions),
@@ -37,7 +37,12 @@ describe('CreateVendorUseCase and the API keys (D9)', () => {
       keyPrefix: apiKey.slice(0, 10),
     });
     expect(JSON.stringify(t.apiKeys.table.all())).not.toContain(apiKey);
-    expect(await t.authenticate.execute(apiKey)).toEqual({ vendorId, keyPrefix: apiKey.slice(0, 10) });
+    expect(await t.authenticate.execute(apiKey)).toEqual({
+      keyId: stored!.id,
+      vendorId,
+      keyPrefix: apiKey.slice(0, 10),
+      lastUsedAt: null,
+    });
   });
 
   it('refuses a blank name and writes nothing', async () => {
@@ -68,19 +73,95 @@ describe('CreateVendorUseCase and the API keys (D9)', () => {
   it('records lastUsedAt at most once a minute', async () => {
     const t = vendorsSetup();
     const { apiKey } = await t.createVendor.execute('Acme');
+    // what the API-key hook does on every request: authenticate (a query), then record the use (a command)
+    const request = async () => t.recordUse.execute((await t.authenticate.execute(apiKey))!);
     const first = t.clock.now();
-    await t.authenticate.execute(apiKey);
+    await request();
     t.clock.advance(59_999);
-    await t.authenticate.execute(apiKey);
+    await request();
     expect(t.apiKeys.table.all()[0]!.lastUsedAt).toEqual(first);
     // the adapter's condition is strict (last_used_at < now - 1 min): the first write after the minute
     const later = t.clock.advance(2);
-    await t.authenticate.execute(apiKey);
+    await request();
     expect(t.apiKeys.table.all()[0]!.lastUsedAt).toEqual(later);
   });
 });
 
-describe('lead options (D15, X11)', () => {
+describe('AuthenticateApiKeyUseCase: a query (D9)', () => {
+  it("answers the key's id, vendor, display prefix and lastUsedAt, and writes nothing", async () => {
+    const t = vendorsSetup();
+    const { vendorId, apiKey } = await t.createVendor.execute('Acme');
+    const before = { keys: t.apiKeys.table.all(), committed: t.uow.committed };
+    const key = await t.authenticate.execute(apiKey);
+    expect(key).toEqual({
+      keyId: before.keys[0]!.id,
+      vendorId,
+      keyPrefix: apiKey.slice(0, 10),
+      lastUsedAt: null,
+    });
+    expect({ keys: t.apiKeys.table.all(), committed: t.uow.committed }).toEqual(before);
+  });
+
+  it('refuses an unknown key, and remembers it: asked again, it is refused without a lookup', async () => {
+    const t = vendorsSetup();
+    await t.createVendor.execute('Acme');
+    expect(await t.authenticate.execute('prm_unknown')).toBeNull();
+    const lookups = t.apiKeys.lookups;
+    expect(await t.authenticate.execute('prm_unknown')).toBeNull();
+    expect(t.apiKeys.lookups).toBe(lookups);
+  });
+});
+
+describe('RecordApiKeyUseUseCase (lastUsedAt, to the minute)', () => {
+  async function authenticated() {
+    const t = vendorsSetup();
+    const { apiKey } = await t.createVendor.execute('Acme');
+    return { t, apiKey, key: (await t.authenticate.execute(apiKey))! };
+  }
+
+  it('writes lastUsedAt = now for a key never used, in one transaction', async () => {
+    const { t, key } = await authenticated();
+    const committed = t.uow.committed;
+    const now = t.clock.advance(5_000);
+    await t.recordUse.execute(key);
+    expect(t.apiKeys.table.get(key.keyId)!.lastUsedAt).toEqual(now);
+    expect(t.uow.committed).toBe(committed + 1);
+  });
+
+  it('opens no transaction when the key it was given was used less than a minute ago', async () => {
+    const { t, apiKey, key } = await authenticated();
+    const first = t.clock.now();
+    await t.recordUse.execute(key);
+    const used = (await t.authenticate.execute(apiKey))!;
+    expect(used.lastUsedAt).toEqual(first);
+    const committed = t.uow.committed;
+    t.clock.advance(59_999);
+    await t.recordUse.execute(used);
+    expect(t.uow.committed).toBe(committed);
+    expect(t.apiKeys.table.get(key.keyId)!.lastUsedAt).toEqual(first);
+  });
+
+  it('writes nothing when another request recorded the use within the minute (a stale key read)', async () => {
+    const { t, key } = await authenticated();
+    const first = t.clock.now();
+    await t.recordUse.execute(key);
+    // `key` still says never used: the use case asks the repository, whose condition keeps the first write
+    t.clock.advance(30_000);
+    await t.recordUse.execute(key);
+    expect(t.apiKeys.table.get(key.keyId)!.lastUsedAt).toEqual(first);
+  });
+
+  it('records the use of a key of another vendor only on that key', async () => {
+    const { t, key } = await authenticated();
+    const { apiKey: otherKey } = await t.createVendor.execute('Other');
+    const other = (await t.authenticate.execute(otherKey))!;
+    await t.recordUse.execute(other);
+    expect(t.apiKeys.table.get(key.keyId)!.lastUsedAt).toBeNull();
+    expect(t.apiKeys.table.get(other.keyId)!.lastUsedAt).toEqual(t.clock.now());
+  });
+});
+
+describe('lead options (D15, X11): CreateLeadOptionUseCase, GetLeadOptionsUseCase, ListLeadOptionsUseCase', () => {
   it("creates options for a vendor and lists only that vendor's, ordered by id", async () => {
     const t = vendorsSetup();
     const { vendorId } = await t.createVendor.execute('A');
@@ -98,6 +179,14 @@ describe('lead options (D15, X11)', () => {
         { id: hot.id, kind: 'status', label: 'Hot' },
       ],
     });
+  });
+
+  it("GetLeadOptionsUseCase reads the caller's vendor's options in no transaction: none is an empty list (X11)", async () => {
+    const t = vendorsSetup();
+    const { vendorId } = await t.createVendor.execute('A');
+    const committed = t.uow.committed;
+    expect(await t.getOptions.execute(vendorId)).toEqual([]);
+    expect(t.uow.committed).toBe(committed);
   });
 
   it('refuses an unknown kind or a blank label, and an unknown vendor', async () => {

@@ -1,13 +1,13 @@
 import { Partner } from '../../../src/partners/domain/partner';
 import { NotFoundError, ValidationError } from '../../../src/shared/domain/domain-error';
+import { DeleteWebhookUseCase } from '../../../src/webhooks/application/delete-webhook.use-case';
 import {
   DELIVERIES_LISTED,
-  DeleteWebhookUseCase,
   ListDeliveriesUseCase,
-  ListWebhooksUseCase,
-  RegisterWebhookUseCase,
-  ReplayDeliveryUseCase,
-} from '../../../src/webhooks/application/webhook.use-cases';
+} from '../../../src/webhooks/application/list-deliveries.use-case';
+import { ListWebhooksUseCase } from '../../../src/webhooks/application/list-webhooks.use-case';
+import { RegisterWebhookUseCase } from '../../../src/webhooks/application/register-webhook.use-case';
+import { ReplayDeliveryUseCase } from '../../../src/webhooks/application/replay-delivery.use-case';
 import { inMemoryAdapters } from '../../support/in-memory';
 
 function webhooksSetup(env: Record<string, string> = {}) {
