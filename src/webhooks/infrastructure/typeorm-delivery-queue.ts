@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource, In } from 'typeorm';
-import { DatabaseEngine, dbDateTime, engineOf } from '../../shared/infrastructure/database/database-engine';
+import { DatabaseEngine, engineOf } from '../../shared/infrastructure/database/database-engine';
+import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
 import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
@@ -18,7 +19,7 @@ interface ClaimedRow {
   payload: string;
 }
 
-/** The delivery queue's SQL (X18): the claim of mail_outbox (TypeOrmOutboxStore) on webhook_deliveries. */
+/** The delivery queue's SQL (X18): rows leased by claimLeasedRows, as the mail outbox's are. */
 @Injectable()
 export class TypeOrmDeliveryQueue extends DeliveryQueue {
   private readonly engine: DatabaseEngine;
@@ -36,28 +37,12 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedDelivery[]> {
-    const at = dbDateTime(this.engine, now);
-    const until = dbDateTime(this.engine, leaseUntil);
-    const due = `status = 'PENDING' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`;
-    if (this.engine === 'mysql') {
-      // SKIP LOCKED: several instances claim at once, each its own rows; the lease keeps them apart after.
-      const picked: { id: number | string }[] = await this.txHost.tx.query(
-        `SELECT id FROM webhook_deliveries WHERE ${due} ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
-        [at, at, limit],
-      );
-      if (picked.length === 0) return [];
-      await this.txHost.tx.query(
-        `UPDATE webhook_deliveries SET locked_until = ?, lease_token = ? WHERE id IN (${picked.map(() => '?').join(', ')})`,
-        [until, leaseToken, ...picked.map((row) => Number(row.id))],
-      );
-    } else {
-      // one statement: atomic even when another process shares the SQLite file
-      await this.txHost.tx.query(
-        `UPDATE webhook_deliveries SET locked_until = ?, lease_token = ?
-          WHERE id IN (SELECT id FROM webhook_deliveries WHERE ${due} ORDER BY next_attempt_at, id LIMIT ?)`,
-        [until, leaseToken, at, at, limit],
-      );
-    }
+    await claimLeasedRows(this.txHost.tx, this.engine, 'webhook_deliveries', {
+      now,
+      limit,
+      leaseUntil,
+      leaseToken,
+    });
     const rows: ClaimedRow[] = await this.txHost.tx.query(
       `SELECT d.id, d.attempts, w.url, w.secret, e.event_id, e.payload
          FROM webhook_deliveries d
