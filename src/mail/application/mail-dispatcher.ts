@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { LeasedQueueWorker, WorkerRound } from '../../shared/application/leased-queue-worker';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { redactMessage } from '../../shared/logging.module';
@@ -8,107 +8,42 @@ import { MailDispatcherSettings } from './mail-dispatcher.settings';
 import { MailSender } from './mail-sender';
 import { ClaimedMail, OutboxStore } from './outbox-store';
 
-export interface DispatchRound {
-  claimed: number;
-  sent: number;
-  retried: number;
-  failed: number;
-  released: number;
-}
+type MailOutcome = 'sent' | 'retried' | 'failed';
+export type DispatchRound = WorkerRound<MailOutcome>;
 
 /**
- * Delivers the outbox (D35, D36) from inside the server process.
- *
- * A round claims a batch of due messages with a lease (one short transaction), sends them one by one
- * outside any transaction, and records each outcome in a transaction of its own. A message is marked
- * sent right after the mail server accepted it, so it is sent exactly once unless the process dies
- * between the hand-over and that write (then it goes again after the lease: at-least-once, never lost).
- * A failure is retried with exponential backoff; after maxAttempts it is marked failed and logged.
- *
- * Stopping (D41) finishes the message in hand, gives back the lease of the rest of the batch, and ends
- * the poll loop.
+ * Delivers the outbox (D35, D36) from inside the server process, on the poll loop of
+ * LeasedQueueWorker: a round claims a batch of due messages with a lease, sends them one by one
+ * outside any transaction, and records each outcome in a transaction of its own. A message is
+ * marked sent right after the mail server accepted it, so it is sent exactly once unless the
+ * process dies between the hand-over and that write (then it goes again after the lease:
+ * at-least-once, never lost). A failure is retried with exponential backoff; after maxAttempts it
+ * is marked failed and logged. Stopping (D41) finishes the message in hand and gives back the rest.
  */
 @Injectable()
-export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(MailDispatcher.name);
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  /** rounds in progress (from the loop or a direct call): stop() waits for them */
-  private readonly rounds = new Set<Promise<DispatchRound>>();
+export class MailDispatcher extends LeasedQueueWorker<ClaimedMail, MailOutcome> {
+  protected readonly logger = new Logger(MailDispatcher.name);
 
   constructor(
-    private readonly uow: UnitOfWork,
+    uow: UnitOfWork,
     private readonly store: OutboxStore,
     private readonly sender: MailSender,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly settings: MailDispatcherSettings,
     private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.settings.autoStart) this.start();
+  ) {
+    super(uow, clock, settings, ['sent', 'retried', 'failed'], 'outbox');
   }
 
-  async onModuleDestroy(): Promise<void> {
-    await this.stop();
+  protected claim(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedMail[]> {
+    return this.store.claimDue(now, limit, leaseUntil, leaseToken);
   }
 
-  /** Starts the poll loop (idempotent). */
-  start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.loop = this.run();
+  protected release(ids: number[], leaseToken: string): Promise<void> {
+    return this.store.release(ids, leaseToken);
   }
 
-  /** Ends the poll loop after the message in hand; resolves when it has ended. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
-    await Promise.allSettled([...this.rounds]);
-  }
-
-  /** One claim/send round; used by the poll loop, and by tests to drive delivery deterministically. */
-  dispatchDue(): Promise<DispatchRound> {
-    const round = this.runRound();
-    this.rounds.add(round);
-    const forget = () => this.rounds.delete(round);
-    round.then(forget, forget);
-    return round;
-  }
-
-  private async runRound(): Promise<DispatchRound> {
-    const round: DispatchRound = { claimed: 0, sent: 0, retried: 0, failed: 0, released: 0 };
-    if (this.stopping) return round;
-    const leaseToken = randomUUID();
-    const claimedAt = this.clock.now();
-    const leaseUntil = new Date(claimedAt.getTime() + this.settings.leaseMs);
-    const batch = await this.uow.run(() =>
-      this.store.claimDue(claimedAt, this.settings.batchSize, leaseUntil, leaseToken),
-    );
-    round.claimed = batch.length;
-    const unattempted: number[] = [];
-    for (const mail of batch) {
-      // A message is only started while at least half of the lease is left, so a slow mail server
-      // cannot make the lease run out under a send in progress (another instance could take it over).
-      const halfLeaseLeft = this.clock.now().getTime() < leaseUntil.getTime() - this.settings.leaseMs / 2;
-      if (this.stopping || !halfLeaseLeft) {
-        unattempted.push(mail.id);
-        continue;
-      }
-      const outcome = await this.deliver(mail);
-      round[outcome] += 1;
-    }
-    if (unattempted.length > 0) {
-      await this.uow.run(() => this.store.release(unattempted, leaseToken));
-      round.released = unattempted.length;
-    }
-    return round;
-  }
-
-  private async deliver(mail: ClaimedMail): Promise<'sent' | 'retried' | 'failed'> {
+  protected async handle(mail: ClaimedMail): Promise<MailOutcome> {
     const attempts = mail.attempts + 1;
     try {
       await this.sender.send({
@@ -140,30 +75,5 @@ export class MailDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
     }
     await this.uow.run(() => this.store.markSent(mail.id, this.clock.now()));
     return 'sent';
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let fullBatch = false;
-      try {
-        const round = await this.dispatchDue();
-        fullBatch = round.claimed >= this.settings.batchSize;
-      } catch (error) {
-        this.logger.error(`outbox round failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      // A full batch suggests more is due: go on at once; otherwise wait (woken early by stop()).
-      if (!fullBatch && !this.stopping) await this.pause(this.settings.pollIntervalMs);
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }

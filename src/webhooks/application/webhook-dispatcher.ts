@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { LeasedQueueWorker, WorkerRound } from '../../shared/application/leased-queue-worker';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { signWebhook } from '../domain/signature';
@@ -9,51 +9,35 @@ import { WebhookSender } from './webhook-sender';
 import { DestinationGuard } from './destination-guard';
 import { MAX_ATTEMPTS, WebhookDispatcherSettings, retryDelay } from './webhook-dispatcher.settings';
 
-export interface WebhookRound {
-  claimed: number;
-  delivered: number;
-  retried: number;
-  failed: number;
-  released: number;
-}
-
 /** Counts of what rounds did, for the management port's metrics. */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';
+export type WebhookRound = WorkerRound<DeliveryOutcome>;
 
 /**
- * Delivers webhook events (X18) from inside the server process, like the MailDispatcher (D35, D41):
- * a round leases a batch of due deliveries in one short transaction (FOR UPDATE SKIP LOCKED on
- * MySQL, so instances share the work and never send one attempt twice at once), POSTs each outside
- * any transaction, and records the outcome in a transaction of its own. 2xx within the timeout is
- * delivered; anything else is retried on the schedule of webhook-dispatcher.settings.ts, and the
- * 15th failure is final. At-least-once: a process that dies after the POST and before the write
- * sends it again after the lease; receivers deduplicate by `webhook-id`.
+ * Delivers webhook events (X18) from inside the server process, on the poll loop of
+ * LeasedQueueWorker like the MailDispatcher (D35, D41): a round leases a batch of due deliveries in
+ * one short transaction (FOR UPDATE SKIP LOCKED on MySQL, so instances share the work and never
+ * send one attempt twice at once), POSTs each outside any transaction, and records the outcome in a
+ * transaction of its own. 2xx within the timeout is delivered; anything else is retried on the
+ * schedule of webhook-dispatcher.settings.ts, and the 15th failure is final. At-least-once: a
+ * process that dies after the POST and before the write sends it again after the lease; receivers
+ * deduplicate by `webhook-id`.
  */
 @Injectable()
-export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(WebhookDispatcher.name);
-  private stopping = false;
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-  private readonly rounds = new Set<Promise<WebhookRound>>();
+export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, DeliveryOutcome> {
+  protected readonly logger = new Logger(WebhookDispatcher.name);
   private readonly listeners: ((outcome: DeliveryOutcome) => void)[] = [];
 
   constructor(
-    private readonly uow: UnitOfWork,
+    uow: UnitOfWork,
     private readonly queue: DeliveryQueue,
     private readonly sender: WebhookSender,
     private readonly guard: DestinationGuard,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly settings: WebhookDispatcherSettings,
     private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (this.settings.autoStart) this.start();
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.stop();
+  ) {
+    super(uow, clock, settings, ['delivered', 'retried', 'failed'], 'webhook');
   }
 
   /** Called with each attempt's outcome (metrics). */
@@ -61,56 +45,21 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     this.listeners.push(listener);
   }
 
-  start(): void {
-    if (this.loop) return;
-    this.stopping = false;
-    this.loop = this.run();
+  protected override afterAttempt(outcome: DeliveryOutcome): void {
+    for (const listener of this.listeners) listener(outcome);
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
-    await this.loop;
-    this.loop = undefined;
-    await Promise.allSettled([...this.rounds]);
+  protected claim(
+    now: Date,
+    limit: number,
+    leaseUntil: Date,
+    leaseToken: string,
+  ): Promise<ClaimedDelivery[]> {
+    return this.queue.claimDue(now, limit, leaseUntil, leaseToken);
   }
 
-  /** One claim/send round; used by the poll loop, and by tests to drive delivery deterministically. */
-  dispatchDue(): Promise<WebhookRound> {
-    const round = this.runRound();
-    this.rounds.add(round);
-    const forget = () => this.rounds.delete(round);
-    round.then(forget, forget);
-    return round;
-  }
-
-  private async runRound(): Promise<WebhookRound> {
-    const round: WebhookRound = { claimed: 0, delivered: 0, retried: 0, failed: 0, released: 0 };
-    if (this.stopping) return round;
-    const leaseToken = randomUUID();
-    const claimedAt = this.clock.now();
-    const leaseUntil = new Date(claimedAt.getTime() + this.settings.leaseMs);
-    const batch = await this.uow.run(() =>
-      this.queue.claimDue(claimedAt, this.settings.batchSize, leaseUntil, leaseToken),
-    );
-    round.claimed = batch.length;
-    const unattempted: number[] = [];
-    for (const delivery of batch) {
-      // started only while half the lease is left, so the lease cannot run out under an attempt
-      const halfLeaseLeft = this.clock.now().getTime() < leaseUntil.getTime() - this.settings.leaseMs / 2;
-      if (this.stopping || !halfLeaseLeft) {
-        unattempted.push(delivery.id);
-        continue;
-      }
-      const outcome = await this.deliver(delivery);
-      round[outcome] += 1;
-      for (const listener of this.listeners) listener(outcome);
-    }
-    if (unattempted.length > 0) {
-      await this.uow.run(() => this.queue.release(unattempted, leaseToken));
-      round.released = unattempted.length;
-    }
-    return round;
+  protected release(ids: number[], leaseToken: string): Promise<void> {
+    return this.queue.release(ids, leaseToken);
   }
 
   private async attempt(delivery: ClaimedDelivery): Promise<{ status: number | null; error: string | null }> {
@@ -134,7 +83,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  private async deliver(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+  protected async handle(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
     const { status, error } = await this.attempt(delivery);
     const outcome = { attempts: delivery.attempts + 1, responseStatus: status, at: this.clock.now() };
     if (error === null) {
@@ -153,29 +102,5 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnModuleDestro
     );
     await this.uow.run(() => this.queue.markRetry(delivery.id, outcome, next, error));
     return 'retried';
-  }
-
-  private async run(): Promise<void> {
-    while (!this.stopping) {
-      let fullBatch = false;
-      try {
-        const round = await this.dispatchDue();
-        fullBatch = round.claimed >= this.settings.batchSize;
-      } catch (error) {
-        this.logger.error(`webhook round failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (!fullBatch && !this.stopping) await this.pause(this.settings.pollIntervalMs);
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 }

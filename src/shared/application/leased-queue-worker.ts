@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from '../domain/clock';
+import { UnitOfWork } from './unit-of-work';
+
+/** How a worker polls and leases: every queue's settings class carries these. */
+export interface LeasedQueueTimings {
+  /** start polling when the application starts (tests drive rounds themselves) */
+  readonly autoStart: boolean;
+  readonly pollIntervalMs: number;
+  readonly batchSize: number;
+  readonly leaseMs: number;
+}
+
+/** What one round did: how many rows it claimed and gave back, and how many ended each way. */
+export type WorkerRound<Outcome extends string> = { claimed: number; released: number } & Record<
+  Outcome,
+  number
+>;
+
+/**
+ * The poll loop shared by the mail outbox (D35, D36) and the webhook deliveries (X18): a round
+ * leases a batch of due rows in one short transaction, handles them one by one outside any
+ * transaction (each subclass records an outcome in a transaction of its own), and gives back the
+ * lease of the rows it did not start. A row is only started while at least half of the lease is
+ * left, so a slow destination cannot make the lease run out under an attempt in progress (another
+ * instance could take it over). A full batch suggests more is due: the next round starts at once;
+ * otherwise the loop waits for the poll interval.
+ *
+ * Stopping (D41) finishes the row in hand, gives back the lease of the rest of the batch, and ends
+ * the loop; stop() also waits for rounds started directly (tests).
+ */
+export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome extends string>
+  implements OnApplicationBootstrap, OnModuleDestroy
+{
+  protected abstract readonly logger: Logger;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private readonly rounds = new Set<Promise<WorkerRound<Outcome>>>();
+
+  protected constructor(
+    protected readonly uow: UnitOfWork,
+    protected readonly clock: Clock,
+    private readonly timings: LeasedQueueTimings,
+    /** every outcome `handle` can return, each counted in a round */
+    private readonly outcomes: readonly Outcome[],
+    /** names the queue in the log line of a failed round */
+    private readonly queueName: string,
+  ) {}
+
+  /** Leases up to `limit` due rows to `leaseToken` and returns them (called inside a transaction). */
+  protected abstract claim(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<Row[]>;
+  /** Gives back the lease of rows that were not started (called inside a transaction). */
+  protected abstract release(ids: number[], leaseToken: string): Promise<void>;
+  /** Attempts one row and records its outcome. */
+  protected abstract handle(row: Row): Promise<Outcome>;
+  /** Told of each attempt's outcome (metrics). */
+  protected afterAttempt(_outcome: Outcome): void {}
+
+  onApplicationBootstrap(): void {
+    if (this.timings.autoStart) this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Starts the poll loop (idempotent). */
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.loop = this.run();
+  }
+
+  /** Ends the poll loop after the row in hand; resolves when it has ended. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    await Promise.allSettled([...this.rounds]);
+  }
+
+  /** One claim/handle round; used by the poll loop, and by tests to drive the queue deterministically. */
+  dispatchDue(): Promise<WorkerRound<Outcome>> {
+    const round = this.runRound();
+    this.rounds.add(round);
+    const forget = () => this.rounds.delete(round);
+    round.then(forget, forget);
+    return round;
+  }
+
+  private async runRound(): Promise<WorkerRound<Outcome>> {
+    const round = { claimed: 0, released: 0 } as WorkerRound<Outcome>;
+    for (const outcome of this.outcomes) (round as Record<Outcome, number>)[outcome] = 0;
+    if (this.stopping) return round;
+    const leaseToken = randomUUID();
+    const claimedAt = this.clock.now();
+    const leaseUntil = new Date(claimedAt.getTime() + this.timings.leaseMs);
+    const batch = await this.uow.run(() =>
+      this.claim(claimedAt, this.timings.batchSize, leaseUntil, leaseToken),
+    );
+    round.claimed = batch.length;
+    const unattempted: number[] = [];
+    for (const row of batch) {
+      const halfLeaseLeft = this.clock.now().getTime() < leaseUntil.getTime() - this.timings.leaseMs / 2;
+      if (this.stopping || !halfLeaseLeft) {
+        unattempted.push(row.id);
+        continue;
+      }
+      const outcome = await this.handle(row);
+      (round as Record<Outcome, number>)[outcome] += 1;
+      this.afterAttempt(outcome);
+    }
+    if (unattempted.length > 0) {
+      await this.uow.run(() => this.release(unattempted, leaseToken));
+      round.released = unattempted.length;
+    }
+    return round;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping) {
+      let fullBatch = false;
+      try {
+        const round = await this.dispatchDue();
+        fullBatch = round.claimed >= this.timings.batchSize;
+      } catch (error) {
+        this.logger.error(
+          `${this.queueName} round failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
+      }
+      if (!fullBatch && !this.stopping) await this.pause(this.timings.pollIntervalMs);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.wake = done;
+    });
+  }
+}
