@@ -10,6 +10,7 @@ import { apiKeyHook } from './api-key.hook';
 import { corsHook } from './cors';
 import { answerClientError, answerEveryRequest, closeConnectionWhenDone } from './connection-limits';
 import { wrapInEnvelope } from './envelope';
+import { FairTurns } from './fair-turns';
 import { HttpExceptionFilter } from './http-exception.filter';
 import { BODY_LIMIT_BYTES, installJsonBodyParser } from './json-body';
 import { parseQueryString } from './query-string';
@@ -99,6 +100,7 @@ export function configureHttp(app: NestFastifyApplication): void {
     reply.header('x-content-type-options', 'nosniff');
     done();
   });
+  fastify.addHook('onRequest', new FairTurns().hook);
   const { corsOrigins } = app.get(AppConfig).edge;
   if (corsOrigins.length > 0) fastify.addHook('onRequest', corsHook(corsOrigins, clock));
   fastify.addHook('onRequest', apiKeyHook(app.get(ApiKeyAuthenticator), clock, app.get(RateLimits)));
