@@ -1,3 +1,6 @@
+import { limitHeapGrowth } from './shared/heap-growth';
+limitHeapGrowth(); // before the application allocates: docs/performance.md, rule 12
+
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { AppModule } from './app.module';

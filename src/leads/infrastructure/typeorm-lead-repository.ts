@@ -191,7 +191,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private pageIdsQuery(query: LeadListQuery): [string, SqlValue[]] {
     const { where, params } = this.filtered(query, 'f');
     return [
-      `SELECT f.id FROM leads f WHERE ${where} ORDER BY ${this.order(query, 'f')} LIMIT ? OFFSET ?`,
+      `SELECT f.id FROM leads f WHERE ${where} ORDER BY ${this.order(query, 'f')} ${this.db.limitOffset}`,
       [...params, query.perPage, query.page * query.perPage],
     ];
   }

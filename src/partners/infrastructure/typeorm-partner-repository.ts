@@ -109,7 +109,7 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
         : `${PARTNER_SORT_COLUMNS[query.sortBy]} ${direction}, vp.partner_id ${direction}`;
     const ids = (
       await this.db.rows(
-        `SELECT vp.partner_id FROM vendor_partners vp WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`,
+        `SELECT vp.partner_id FROM vendor_partners vp WHERE ${where} ORDER BY ${order} ${this.db.limitOffset}`,
         [...params, query.perPage, offset],
       )
     ).map((row) => Number(row[0]));

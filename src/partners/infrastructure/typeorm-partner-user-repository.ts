@@ -97,7 +97,7 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
     const rows = await this.db.all<PartnerUserOrmEntity>(
       `SELECT ${this.sql.selectList} FROM partner_users u WHERE u.partner_id = ?
-        ORDER BY ${SORT_EXPRESSIONS[query.sortBy]} ASC, u.id ASC LIMIT ? OFFSET ?`,
+        ORDER BY ${SORT_EXPRESSIONS[query.sortBy]} ASC, u.id ASC ${this.db.limitOffset}`,
       [query.partnerId, query.perPage, offset],
     );
     return {

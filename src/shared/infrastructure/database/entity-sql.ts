@@ -17,8 +17,8 @@ export class EntitySql<E extends ObjectLiteral> {
   readonly table: string;
   private readonly properties: string[];
   private readonly dateProperties: string[];
-  /** every column's property, in the order of `selectList`, and whether it holds a DATETIME */
-  private readonly selected: { property: string; isDate: boolean }[];
+  /** `fromArray`, compiled for this entity's columns */
+  private readonly fromValues: (values: readonly unknown[], date: typeof nullableDateFromRow) => E;
 
   constructor(dataSource: DataSource, entity: EntityTarget<E>, alias: string) {
     const metadata = dataSource.getMetadata(entity);
@@ -33,17 +33,22 @@ export class EntitySql<E extends ObjectLiteral> {
     this.updateById = `UPDATE ${this.table} SET ${written.map((c) => `${c.databaseName} = ?`).join(', ')} WHERE id = ?`;
     const isDate = (type: unknown) => type === 'datetime' || type === Date;
     this.dateProperties = columns.filter((c) => isDate(c.type)).map((c) => c.propertyName);
-    this.selected = columns.map((c) => ({ property: c.propertyName, isDate: isDate(c.type) }));
+    // One object literal with every property in the order of `selectList`: every row gets the same
+    // hidden class, where assigning the properties one by one under computed names made each store
+    // a megamorphic lookup (docs/performance.md, rule 2). The names are the entity's own property
+    // names, written as JSON string literals.
+    const properties = columns.map(
+      (c, i) => `${JSON.stringify(c.propertyName)}: ${isDate(c.type) ? `date(v[${i}])` : `v[${i}]`}`,
+    );
+    this.fromValues = new Function('v', 'date', `return { ${properties.join(', ')} };`) as (
+      values: readonly unknown[],
+      date: typeof nullableDateFromRow,
+    ) => E;
   }
 
   /** A row of `selectList` read as an array (SqlDatabase.rows), as an entity-shaped object. */
   fromArray(values: readonly unknown[]): E {
-    const row: ObjectLiteral = {};
-    for (let i = 0; i < this.selected.length; i++) {
-      const { property, isDate } = this.selected[i]!;
-      row[property] = isDate ? nullableDateFromRow(values[i]) : values[i];
-    }
-    return row as E;
+    return this.fromValues(values, nullableDateFromRow);
   }
 
   /** The values of `insert` (and, followed by the id, of `updateById`), in column order. */
