@@ -15,6 +15,7 @@ import { CreateLeadUseCase } from '../application/create-lead.use-case';
 import { ReplaceLeadUseCase } from '../application/replace-lead.use-case';
 import { UpdateLeadUseCase } from '../application/update-lead.use-case';
 import { LeadListQuery } from '../domain/lead-list-query';
+import { acceptedLeadBody } from './class-validator-lead-request-validator';
 import { LeadOptionInputCheck } from './lead-option.input-check';
 import {
   LeadBody,
@@ -27,7 +28,11 @@ import {
 import { LeadHistoryEntryResponse, toLeadHistoryEntryResponse } from './lead-history.response';
 import { LeadApprovalResponse, LeadResponse, toApprovalResponse, toLeadResponse } from './lead.response';
 
-const LEAD_BODY = { type: LeadBody };
+/** A body the shortcut accepts skips class-validator; the spec of acceptedLeadBody shows they agree. */
+const LEAD_BODY = {
+  type: LeadBody,
+  acceptedAsIs: (body: Record<string, unknown>) => acceptedLeadBody(body) as LeadBody | null,
+};
 const LEAD_CHECKS = [LeadOptionInputCheck];
 
 const DAY_MS = 86_400_000;
