@@ -55,6 +55,38 @@ describe('reads beside an open write transaction', () => {
     const after = await uow.read(() => leads.findForVendor(lead.id!, vendorId));
     expect(after?.snapshot()).toEqual(lead.snapshot());
   });
+
+  it('gives a read outside any unit of work only what is committed, never the open write transaction (rule 3)', async () => {
+    const uow = t.app.get(UnitOfWork);
+    const leads = t.app.get(LeadRepository);
+    const { vendorId } = await createVendor(t.app);
+    const partnerId = await insertConnectedPartner(t.app, vendorId);
+    const lead = Lead.submit(
+      { vendorId, partnerId, details: LeadMother.details({ emailAddress: `${unique('o')}@example.test` }) },
+      new Date(),
+    );
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let seenInside: Lead | null = null;
+    const writing = uow.run(async () => {
+      await leads.insert(lead);
+      // inside the unit the writer answers, with the unit's own uncommitted row
+      seenInside = await leads.findForVendor(lead.id!, vendorId);
+      inserted();
+      await held;
+    });
+    await insertDone;
+    expect(seenInside).not.toBeNull();
+
+    // no UnitOfWork.read: the repository is called as a background job or a health check would
+    expect(await leads.findForVendor(lead.id!, vendorId)).toBeNull();
+
+    release();
+    await writing;
+    expect((await leads.findForVendor(lead.id!, vendorId))?.snapshot()).toEqual(lead.snapshot());
+  });
 });
 
 describe('SqlDatabase on SQLite', () => {

@@ -18,8 +18,6 @@ export interface WriteResult {
   insertId: number;
 }
 
-/** Set by UnitOfWork.read(): statements may run on the SQLite read connection. */
-export const READ_ONLY_CONTEXT = 'prm.readOnly';
 /** How long one SQLite statement may block the event loop waiting for another process's lock. */
 const SQLITE_BLOCKING_WAIT_MS = 20;
 /** Set while SqlDatabase.sqliteUnit runs the work of a UnitOfWork. */
@@ -85,9 +83,9 @@ interface MysqlPool {
  *
  * - SQLite: statements are prepared once per connection and kept. Inside a transaction (or any
  *   write) they run on TypeORM's connection, which the UnitOfWork serializes. A read outside a
- *   transaction (UnitOfWork.read) runs on a second, read-only connection to the same file: in WAL
- *   mode it sees exactly what is committed and never waits for a writer. An in-memory database has
- *   no second connection, so its reads share the writer's connection and queue.
+ *   transaction (UnitOfWork.read, or any other) runs on a second, read-only connection to the same
+ *   file: in WAL mode it sees exactly what is committed and never waits for a writer. An in-memory
+ *   database has no second connection, so its reads share the writer's connection and queue.
  * - MySQL: prepared statements (`execute`) on the transaction's connection, or on the pool.
  */
 @Injectable()
@@ -334,15 +332,18 @@ export class SqlDatabase implements OnApplicationShutdown {
       .databaseConnection;
   }
 
+  /**
+   * Work inside a transaction (a UnitOfWork unit, or a TypeORM transaction) uses the writer, so it
+   * sees its own changes. Everything else reads on the read connection, which sees the last commit
+   * and never the uncommitted units of an open group-commit batch (the writer would show them).
+   */
   private sqliteConnection(): BetterSqlite3.Database {
     if (
       this.cls.isActive() &&
-      this.cls.get(READ_ONLY_CONTEXT) === true &&
-      !this.txHost.isTransactionActive()
-    ) {
-      return this.readConnection() ?? this.writer();
-    }
-    return this.writer();
+      (this.cls.get(SQLITE_TRANSACTION) === true || this.txHost.isTransactionActive())
+    )
+      return this.writer();
+    return this.readConnection() ?? this.writer();
   }
 
   private readConnection(): BetterSqlite3.Database | null {

@@ -13,7 +13,7 @@ import {
   isLockWaitTimeout,
   isQueryTimeout,
 } from './database-engine';
-import { READ_ONLY_CONTEXT, SqlDatabase } from './sql-database';
+import { SqlDatabase } from './sql-database';
 
 const DEADLOCK_RETRIES = 4;
 /** SQLite group commit: at most this many units share one COMMIT, so the first is not kept long. */
@@ -87,14 +87,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
   read<T>(work: () => Promise<T>): Promise<T> {
     if (this.engine === 'mysql') return this.inContext(() => this.bounded(() => work()));
     if (this.cls.isActive() && this.sql.inTransaction) return work();
-    // A SQLite file has a read connection that sees only committed rows and never waits. The flag
-    // lives in a context of its own, so that it does not outlive this read.
-    if (this.sql.hasReadConnection) {
-      return this.cls.run(() => {
-        this.cls.set(READ_ONLY_CONTEXT, true);
-        return work();
-      });
-    }
+    // A SQLite file has a read connection that sees only committed rows and never waits: outside a
+    // transaction SqlDatabase reads there, so the read needs no context of its own.
+    if (this.sql.hasReadConnection) return work();
     // An in-memory database: the read waits its turn, and sees only committed rows.
     return this.inContext(() =>
       this.bounded(() =>
