@@ -267,8 +267,11 @@ async function settle(ctx, url) {
     process.stderr.write(`  (waited ${(waited / 1000).toFixed(1)} s for the server to settle)\n`);
 }
 
-/** Runs one scenario with fresh request state; returns its row with `ratio` to `ceilingRow`. */
-async function run(ctx, scenario, connections, ceilingRow) {
+/**
+ * Runs one scenario with fresh request state; returns its row with `ratio` to `ceilingRow`. A row
+ * with `record: false` (a paired ceiling run) is returned but not reported as a scenario.
+ */
+async function run(ctx, scenario, connections, ceilingRow, { record = true } = {}) {
   const makeSetup = scenario.setupRequest;
   let phase = 'warmup';
   const live = {
@@ -297,9 +300,10 @@ async function run(ctx, scenario, connections, ceilingRow) {
     settle: () => settle(ctx, url),
   });
   row.ratio = ceilingRow ? row.rps / ceilingRow.rps : NaN;
+  row.ceilingRps = ceilingRow ? ceilingRow.rps : NaN;
   if (scenario.describe) row.title = scenario.describe(row);
-  process.stderr.write(`${tty ? '\r\x1b[K' : ''}${summaryLine(row)}\n`);
-  ctx.rows.push(row);
+  process.stderr.write(`${tty ? '\r\x1b[K' : ''}${record ? '' : '  (paired) '}${summaryLine(row)}\n`);
+  if (record) ctx.rows.push(row);
   if (ctx.service && ctx.service.exited) {
     const { code, signal } = await ctx.service.exit;
     throw new Error(
@@ -549,7 +553,8 @@ function buildReport(ctx) {
   } else {
     sections.push({
       title: `Throughput at ${o.connections} connections`,
-      text: "`× ceiling` is the scenario's req/s divided by the ceiling's req/s in this run at the same connection count.",
+      text:
+        "`× ceiling` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (`ceiling req/s`); the first row is the ceiling at the start of the section.",
       rows: inSection('throughput'),
     });
     sections.push({
@@ -733,12 +738,19 @@ async function main() {
     await expectStatus(404, 'GET', `${ctx.api.url}${NS}/nothing`, { headers: { 'X-API-KEY': ctx.key } });
 
     const byName = (name) => catalog.find((s) => s.name === name);
-    const go = async (name, section, connections, ceilingRow) => {
+    const go = async (name, section, connections, ceilingRow, options) => {
       const scenario = byName(name);
       await ensure(ctx, scenario.needs);
-      const row = await run(ctx, scenario, connections, ceilingRow);
+      const row = await run(ctx, scenario, connections, ceilingRow, options);
       row.section = section;
       return row;
+    };
+    // Each scenario's ratio is to the ceiling measured right before it (bench/README.md, "The
+    // ceiling, and why ratios"): the machine's speed can change by half within a minute.
+    const paired = async (name, section, connections) => {
+      await ensure(ctx, byName(name).needs);
+      const ceilingRow = await go('ceiling', section, connections, undefined, { record: false });
+      return go(name, section, connections, ceilingRow);
     };
     if (o.only) {
       await ensure(ctx, only.needs);
@@ -748,24 +760,24 @@ async function main() {
     } else {
       await ensureMain(ctx);
       process.stderr.write(`throughput at ${o.connections} connections:\n`);
-      const c50 = await go('ceiling', 'throughput', o.connections);
+      await go('ceiling', 'throughput', o.connections);
       for (const name of ['get-lead', 'list', 'list-filtered', 'list-last-page', 'wrong-key']) {
-        await go(name, 'throughput', o.connections, c50);
+        await paired(name, 'throughput', o.connections);
       }
       ctx.memory.push(['after the read scenarios', peakRss(ctx.servicePid)]);
       process.stderr.write(`latency at ${o.latencyConnections} connections:\n`);
-      const c10 = await go('ceiling', 'latency', o.latencyConnections);
-      for (const name of ['get-lead', 'list']) await go(name, 'latency', o.latencyConnections, c10);
+      await go('ceiling', 'latency', o.latencyConnections);
+      for (const name of ['get-lead', 'list']) await paired(name, 'latency', o.latencyConnections);
       ctx.memory.push(['after the latency section', peakRss(ctx.servicePid)]);
       // writes last: they change the data the reads above measure
       process.stderr.write(`writes at ${o.connections} connections:\n`);
-      for (const name of ['create-lead', 'approve']) await go(name, 'throughput', o.connections, c50);
+      for (const name of ['create-lead', 'approve']) await paired(name, 'throughput', o.connections);
       ctx.memory.push(['after the write scenarios', peakRss(ctx.servicePid)]);
       if (o.largeLeads > 0) {
         await ensureFlat(ctx);
         process.stderr.write(`flatness at ${o.connections} connections:\n`);
         for (const name of ['flat-base', 'flat-large', 'flat-base-pending', 'flat-large-pending']) {
-          await go(name, 'flat', o.connections, c50);
+          await paired(name, 'flat', o.connections);
         }
         ctx.memory.push(['after the flatness section', peakRss(ctx.servicePid)]);
       }

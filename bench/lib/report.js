@@ -10,11 +10,11 @@ const fmt = {
 
 function scenarioTable(rows) {
   return [
-    '| scenario | conn. | expected | req/s | × ceiling | p50 ms | p90 ms | p99 ms | p99/p50 | requests | unexpected |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| scenario | conn. | expected | req/s | ceiling req/s | × ceiling | p50 ms | p90 ms | p99 ms | p99/p50 | requests | unexpected |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.title} | ${r.connections} | ${r.expected} | ${fmt.int(r.rps)} | ${r.name === 'ceiling' ? '1.00' : fmt.ratio(r.ratio)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p90)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.p99 / r.p50)} | ${fmt.int(r.requests)} | ${r.unexpectedText} |`,
+        `| ${r.title} | ${r.connections} | ${r.expected} | ${fmt.int(r.rps)} | ${r.name === 'ceiling' ? fmt.int(r.rps) : fmt.int(r.ceilingRps)} | ${r.name === 'ceiling' ? '1.00' : fmt.ratio(r.ratio)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p90)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.p99 / r.p50)} | ${fmt.int(r.requests)} | ${r.unexpectedText} |`,
     ),
   ];
 }
