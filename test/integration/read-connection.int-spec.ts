@@ -25,67 +25,53 @@ describe('reads beside an open write transaction', () => {
     await scratch.drop();
   });
 
-  it('answers at once with what is committed, and sees the write once it commits', async () => {
+  /**
+   * A new lead inserted in a unit of work that stays open until `release()`; `seenInside` is what a
+   * read inside that unit found once the row was written.
+   */
+  async function holdInsert(tag: string) {
     const uow = t.app.get(UnitOfWork);
     const leads = t.app.get(LeadRepository);
     const { vendorId } = await createVendor(t.app);
     const partnerId = await insertConnectedPartner(t.app, vendorId);
-    if (!isMysql()) expect(t.app.get(SqlDatabase).hasReadConnection).toBe(true);
-
     const lead = Lead.submit(
-      { vendorId, partnerId, details: LeadMother.details({ emailAddress: `${unique('r')}@example.test` }) },
+      { vendorId, partnerId, details: LeadMother.details({ emailAddress: `${unique(tag)}@example.test` }) },
       new Date(),
     );
-    let inserted!: () => void;
-    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
+    let inserted!: (seen: Lead | null) => void;
+    const insertDone = new Promise<Lead | null>((resolve) => (inserted = resolve));
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     const writing = uow.run(async () => {
       await leads.insert(lead);
-      inserted();
+      inserted(await leads.findForVendor(lead.id!, vendorId));
       await held;
     });
-    await insertDone;
+    const seenInside = await insertDone;
+    const find = () => leads.findForVendor(lead.id!, vendorId);
+    return { uow, lead, seenInside, find, release: () => (release(), writing) };
+  }
 
-    const during = await uow.read(() => leads.findForVendor(lead.id!, vendorId));
-    expect(during).toBeNull();
+  it('answers at once with what is committed, and sees the write once it commits', async () => {
+    if (!isMysql()) expect(t.app.get(SqlDatabase).hasReadConnection).toBe(true);
+    const { uow, lead, find, release } = await holdInsert('r');
 
-    release();
-    await writing;
-    const after = await uow.read(() => leads.findForVendor(lead.id!, vendorId));
-    expect(after?.snapshot()).toEqual(lead.snapshot());
+    expect(await uow.read(find)).toBeNull();
+
+    await release();
+    expect((await uow.read(find))?.snapshot()).toEqual(lead.snapshot());
   });
 
   it('gives a read outside any unit of work only what is committed, never the open write transaction (rule 3)', async () => {
-    const uow = t.app.get(UnitOfWork);
-    const leads = t.app.get(LeadRepository);
-    const { vendorId } = await createVendor(t.app);
-    const partnerId = await insertConnectedPartner(t.app, vendorId);
-    const lead = Lead.submit(
-      { vendorId, partnerId, details: LeadMother.details({ emailAddress: `${unique('o')}@example.test` }) },
-      new Date(),
-    );
-    let inserted!: () => void;
-    const insertDone = new Promise<void>((resolve) => (inserted = resolve));
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let seenInside: Lead | null = null;
-    const writing = uow.run(async () => {
-      await leads.insert(lead);
-      // inside the unit the writer answers, with the unit's own uncommitted row
-      seenInside = await leads.findForVendor(lead.id!, vendorId);
-      inserted();
-      await held;
-    });
-    await insertDone;
+    const { lead, seenInside, find, release } = await holdInsert('o');
+    // inside the unit the writing connection answers, with the unit's own uncommitted row
     expect(seenInside).not.toBeNull();
 
     // no UnitOfWork.read: the repository is called as a background job or a health check would
-    expect(await leads.findForVendor(lead.id!, vendorId)).toBeNull();
+    expect(await find()).toBeNull();
 
-    release();
-    await writing;
-    expect((await leads.findForVendor(lead.id!, vendorId))?.snapshot()).toEqual(lead.snapshot());
+    await release();
+    expect((await find())?.snapshot()).toEqual(lead.snapshot());
   });
 });
 
