@@ -9,22 +9,22 @@ import { setFlagsFromString } from 'node:v8';
  */
 export const HEAP_GROWING_PERCENT = 30;
 
-const GIVEN = /--heap[-_]growing[-_]percent/;
+const GIVEN = /^--heap[-_]growing[-_]percent(=|$)/;
 
-/** Whether the process was started with its own heap-growing setting (argv or NODE_OPTIONS). */
-export function heapGrowthGiven(execArgv: readonly string[], nodeOptions: string | undefined): boolean {
-  return execArgv.some((arg) => GIVEN.test(arg)) || GIVEN.test(nodeOptions ?? '');
+/**
+ * Whether the process was started with its own heap-growing setting. Only the command line can
+ * carry one: Node refuses this V8 flag in NODE_OPTIONS.
+ */
+export function heapGrowthGiven(execArgv: readonly string[]): boolean {
+  return execArgv.some((arg) => GIVEN.test(arg));
 }
 
 /**
  * Applies HEAP_GROWING_PERCENT unless the process was started with a setting of its own. The flag is
  * read by V8 each time it sizes the heap after a full collection, so setting it at start-up works.
  */
-export function limitHeapGrowth(
-  execArgv: readonly string[] = process.execArgv,
-  nodeOptions: string | undefined = process.env.NODE_OPTIONS,
-): boolean {
-  if (heapGrowthGiven(execArgv, nodeOptions)) return false;
+export function limitHeapGrowth(execArgv: readonly string[] = process.execArgv): boolean {
+  if (heapGrowthGiven(execArgv)) return false;
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }
