@@ -339,10 +339,7 @@ export class SqlDatabase implements OnApplicationShutdown {
    * would show them). Queries made through TypeORM itself always use its one connection, the writer.
    */
   private sqliteConnection(): BetterSqlite3.Database {
-    if (
-      this.cls.isActive() &&
-      (this.cls.get(SQLITE_TRANSACTION) === true || this.txHost.isTransactionActive())
-    )
+    if (this.inTransaction || (this.cls.isActive() && this.txHost.isTransactionActive()))
       return this.writer();
     return this.readConnection() ?? this.writer();
   }
