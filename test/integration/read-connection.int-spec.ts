@@ -1,5 +1,12 @@
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
+import { PartnerRepository } from '../../src/partners/application/partner-repository';
+import { PartnerUserRepository } from '../../src/partners/application/partner-user-repository';
+import { Partner } from '../../src/partners/domain/partner';
+import { PartnerUser } from '../../src/partners/domain/partner-user';
+import { WebhookDeliveries } from '../../src/webhooks/application/webhook-deliveries';
+import { WebhookEndpoints } from '../../src/webhooks/application/webhook-endpoints';
+import { WebhookEvents } from '../../src/webhooks/application/webhook-events';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { insertConnectedPartner } from '../support/lead-fixtures';
@@ -72,6 +79,96 @@ describe('reads beside an open write transaction', () => {
 
     await release();
     expect((await find())?.snapshot()).toEqual(lead.snapshot());
+  });
+
+  it('gives the partner, partner user, webhook endpoint and delivery reads only what is committed (rule 3)', async () => {
+    const uow = t.app.get(UnitOfWork);
+    const partners = t.app.get(PartnerRepository);
+    const users = t.app.get(PartnerUserRepository);
+    const endpoints = t.app.get(WebhookEndpoints);
+    const deliveries = t.app.get(WebhookDeliveries);
+    const { vendorId } = await createVendor(t.app);
+    const now = new Date();
+    const email = `${unique('c')}@p.test`;
+    let written!: (ids: { partnerId: number; userId: number; endpointId: number }) => void;
+    const done = new Promise<{ partnerId: number; userId: number; endpointId: number }>((r) => (written = r));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = uow.run(async () => {
+      const partner = await partners.insert(
+        Partner.invite(
+          {
+            companyName: unique('Company'),
+            description: null,
+            website: null,
+            country: null,
+            companySize: null,
+            contactName: 'C',
+            contactEmailAddress: email,
+            contactPhone: null,
+            contactRole: null,
+            type: null,
+          },
+          now,
+        ),
+      );
+      await partners.connect(vendorId, partner, now);
+      const [user] = await users.insertAll([
+        PartnerUser.register(
+          partner.id,
+          { firstName: 'U', lastName: null, emailAddress: email, phoneNumber: null, jobTitle: null },
+          now,
+        ),
+      ]);
+      const endpoint = await endpoints.add({
+        vendorId,
+        url: 'https://hooks.example.test/in',
+        events: ['*'],
+        description: null,
+        secret: 'whsec_test',
+        createdAt: now,
+        disabledAt: null,
+      });
+      await t.app.get(WebhookEvents).publish(vendorId, { type: 'partner.invited', partner, users: [user!] });
+      written({ partnerId: partner.id, userId: user!.id, endpointId: endpoint.id });
+      await held;
+    });
+    const { partnerId, userId, endpointId } = await done;
+    const reads = () =>
+      uow.read(async () => ({
+        byId: (await partners.findById(partnerId)) !== null,
+        connected: (await partners.findConnected(vendorId, partnerId)) !== null,
+        user: (await users.findById(userId)) !== null,
+        byEmail: (await users.findByEmail(email.toLowerCase())) !== null,
+        taken: (await users.takenEmails([email.toLowerCase()])).size,
+        endpoints: (await endpoints.listForVendor(vendorId)).length,
+        endpoint: (await endpoints.findForVendor(endpointId, vendorId)) !== null,
+        deliveries: (await deliveries.listForEndpoint(endpointId, 10)).length,
+      }));
+
+    expect(await reads()).toEqual({
+      byId: false,
+      connected: false,
+      user: false,
+      byEmail: false,
+      taken: 0,
+      endpoints: 0,
+      endpoint: false,
+      deliveries: 0,
+    });
+
+    release();
+    await writing;
+    expect(await reads()).toEqual({
+      byId: true,
+      connected: true,
+      user: true,
+      byEmail: true,
+      taken: 1,
+      endpoints: 1,
+      endpoint: true,
+      deliveries: 1,
+    });
   });
 });
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Page } from '../../shared/application/page';
-import { engineOf, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { likePrefix } from '../../shared/infrastructure/database/like-prefix';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
@@ -25,6 +25,8 @@ const PARTNER_SORT_COLUMNS: Record<PartnerSortKey, string> = {
 export class TypeOrmPartnerRepository extends PartnerRepository {
   private readonly sql: EntitySql<PartnerOrmEntity>;
   private readonly byIdsSql: string[] = [];
+  private readonly byIdSql: string;
+  private readonly connectedSql: string;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -33,6 +35,9 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
   ) {
     super();
     this.sql = new EntitySql(dataSource, PartnerOrmEntity, 'p');
+    this.byIdSql = `SELECT ${this.sql.selectList} FROM partners p WHERE p.id = ?`;
+    this.connectedSql = `SELECT ${this.sql.selectList} FROM partners p
+      JOIN vendor_partners vp ON vp.partner_id = p.id AND vp.vendor_id = ? WHERE p.id = ?`;
   }
 
   async insert(partner: Partner): Promise<Partner> {
@@ -41,34 +46,23 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     return partner;
   }
 
+  /**
+   * Reads go through SqlDatabase: outside a transaction they use the SQLite read connection and see
+   * only committed rows (docs/performance.md, rule 3). `forUpdate` locks the row on MySQL; SQLite
+   * serializes its write transactions and has no row locks.
+   */
   async findById(partnerId: number, lock: PartnerLock = {}): Promise<Partner | null> {
-    const query = this.txHost.tx
-      .getRepository(PartnerOrmEntity)
-      .createQueryBuilder('p')
-      .where('p.id = :partnerId', { partnerId });
-    const row = await this.locked(query, lock).getOne();
-    return row ? PartnerMapper.toDomain(row) : null;
+    const rows = await this.db.rows(this.locked(this.byIdSql, lock), [partnerId]);
+    return rows.length === 0 ? null : PartnerMapper.toDomain(this.sql.fromArray(rows[0]!));
   }
 
   async findConnected(vendorId: number, partnerId: number, lock: PartnerLock = {}): Promise<Partner | null> {
-    const query = this.txHost.tx
-      .getRepository(PartnerOrmEntity)
-      .createQueryBuilder('p')
-      .innerJoin(VendorPartnerOrmEntity, 'vp', 'vp.partner_id = p.id AND vp.vendor_id = :vendorId', {
-        vendorId,
-      })
-      .where('p.id = :partnerId', { partnerId });
-    const row = await this.locked(query, lock).getOne();
-    return row ? PartnerMapper.toDomain(row) : null;
+    const rows = await this.db.rows(this.locked(this.connectedSql, lock), [vendorId, partnerId]);
+    return rows.length === 0 ? null : PartnerMapper.toDomain(this.sql.fromArray(rows[0]!));
   }
 
-  /** FOR UPDATE on MySQL; SQLite serializes its transactions and has no row locks. */
-  private locked<T extends ObjectLiteral>(
-    query: SelectQueryBuilder<T>,
-    lock: PartnerLock,
-  ): SelectQueryBuilder<T> {
-    if (!lock.forUpdate || engineOf(this.txHost.tx.connection) !== 'mysql') return query;
-    return query.setLock('pessimistic_write');
+  private locked(sql: string, lock: PartnerLock): string {
+    return lock.forUpdate && this.db.engine === 'mysql' ? `${sql} FOR UPDATE` : sql;
   }
 
   async connect(vendorId: number, partner: Partner, at: Date): Promise<void> {

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, In } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Page } from '../../shared/application/page';
 import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
 import { PartnerUserRepository } from '../application/partner-user-repository';
 import { PartnerUser, PartnerUserListQuery, PartnerUserSortKey } from '../domain/partner-user';
@@ -39,33 +39,40 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     return this.txHost.tx.getRepository(PartnerUserOrmEntity);
   }
 
-  async findByEmail(emailNormalized: string): Promise<PartnerUser | null> {
-    const row = await this.rows.findOne({ where: { emailNormalized } });
-    return row ? PartnerUserMapper.toDomain(row) : null;
+  /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
+  private async findOne(where: string, params: SqlValue[]): Promise<PartnerUser | null> {
+    const row = await this.db.one<PartnerUserOrmEntity>(
+      `SELECT ${this.sql.selectList} FROM partner_users u WHERE ${where}`,
+      params,
+    );
+    return row ? PartnerUserMapper.toDomain(this.sql.hydrate(row)) : null;
+  }
+
+  findByEmail(emailNormalized: string): Promise<PartnerUser | null> {
+    return this.findOne('u.email_normalized = ?', [emailNormalized]);
   }
 
   async takenEmails(emailsNormalized: string[]): Promise<Set<string>> {
-    if (emailsNormalized.length === 0) return new Set();
-    const rows = await this.rows.find({
-      select: { id: true, emailNormalized: true },
-      where: { emailNormalized: In([...new Set(emailsNormalized)]) },
-    });
-    return new Set(rows.map((row) => row.emailNormalized));
+    const distinct = [...new Set(emailsNormalized)];
+    if (distinct.length === 0) return new Set();
+    const rows = await this.db.rows(
+      `SELECT u.email_normalized FROM partner_users u
+        WHERE u.email_normalized IN (${distinct.map(() => '?').join(', ')})`,
+      distinct,
+    );
+    return new Set(rows.map((row) => row[0] as string));
   }
 
-  async findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null> {
-    const row = await this.rows.findOne({ where: { partnerId, emailNormalized } });
-    return row ? PartnerUserMapper.toDomain(row) : null;
+  findInPartnerByEmail(partnerId: number, emailNormalized: string): Promise<PartnerUser | null> {
+    return this.findOne('u.partner_id = ? AND u.email_normalized = ?', [partnerId, emailNormalized]);
   }
 
-  async findById(userId: number): Promise<PartnerUser | null> {
-    const row = await this.rows.findOne({ where: { id: userId } });
-    return row ? PartnerUserMapper.toDomain(row) : null;
+  findById(userId: number): Promise<PartnerUser | null> {
+    return this.findOne('u.id = ?', [userId]);
   }
 
-  async findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
-    const row = await this.rows.findOne({ where: { id: userId, partnerId } });
-    return row ? PartnerUserMapper.toDomain(row) : null;
+  findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
+    return this.findOne('u.id = ? AND u.partner_id = ?', [userId, partnerId]);
   }
 
   async saveLastActiveAt(user: PartnerUser): Promise<void> {

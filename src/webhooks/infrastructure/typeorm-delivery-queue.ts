@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { DataSource, In } from 'typeorm';
 import { DatabaseEngine, engineOf } from '../../shared/infrastructure/database/database-engine';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
-import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
+import { SqlDatabase, nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 
@@ -26,6 +26,7 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
     dataSource: DataSource,
   ) {
     super();
@@ -103,10 +104,11 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
     await this.rows.update({ id: In(ids), leaseToken }, { lockedUntil: null, leaseToken: null });
   }
 
+  /** Through SqlDatabase: read outside a transaction, it counts only committed rows (rule 3). */
   async stats(): Promise<QueueStats> {
-    const rows: { pending: number | string; oldest: unknown }[] = await this.txHost.tx.query(
+    const row = await this.db.one<{ pending: number | string; oldest: unknown }>(
       `SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'PENDING'`,
     );
-    return { pending: Number(rows[0]?.pending ?? 0), oldestPendingAt: nullableDateFromRow(rows[0]?.oldest) };
+    return { pending: Number(row?.pending ?? 0), oldestPendingAt: nullableDateFromRow(row?.oldest) };
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
+import { SqlDatabase, nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { DeliveryStatus, WebhookDeliveries, WebhookDelivery } from '../application/webhook-deliveries';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 
@@ -21,7 +21,10 @@ const DELIVERY_COLUMNS = `d.id, e.event_id, e.type, d.status, d.attempts, d.last
 
 @Injectable()
 export class TypeOrmWebhookDeliveries extends WebhookDeliveries {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+  ) {
     super();
   }
 
@@ -38,22 +41,23 @@ export class TypeOrmWebhookDeliveries extends WebhookDeliveries {
     };
   }
 
+  /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
   async listForEndpoint(endpointId: number, limit: number): Promise<WebhookDelivery[]> {
-    const rows: DeliveryRow[] = await this.txHost.tx.query(
+    const rows = await this.db.all<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.endpoint_id = ? ORDER BY d.id DESC LIMIT ?`,
-      [endpointId, limit],
+        WHERE d.endpoint_id = ? ORDER BY d.id DESC ${this.db.limitOffset}`,
+      [endpointId, limit, 0],
     );
     return rows.map((row) => this.toDelivery(row));
   }
 
   private async one(id: number): Promise<WebhookDelivery> {
-    const rows: DeliveryRow[] = await this.txHost.tx.query(
+    const row = await this.db.one<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
         WHERE d.id = ?`,
       [id],
     );
-    return this.toDelivery(rows[0]);
+    return this.toDelivery(row!);
   }
 
   async replay(deliveryId: number, endpointId: number, at: Date): Promise<WebhookDelivery | null> {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { IsNull } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
+import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { WebhookEndpoint, WebhookEndpoints } from '../application/webhook-endpoints';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
@@ -21,8 +23,18 @@ function toEndpoint(row: WebhookEndpointOrmEntity): WebhookEndpoint {
 
 @Injectable()
 export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  private readonly sql: EntitySql<WebhookEndpointOrmEntity>;
+  private readonly activeSql: string;
+
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly db: SqlDatabase,
+    dataSource: DataSource,
+  ) {
     super();
+    this.sql = new EntitySql(dataSource, WebhookEndpointOrmEntity, 'w');
+    this.activeSql = `SELECT ${this.sql.selectList} FROM webhook_endpoints w
+      WHERE w.vendor_id = ? AND w.disabled_at IS NULL`;
   }
 
   private get rows() {
@@ -34,14 +46,15 @@ export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
     return { ...endpoint, id: Number((result.identifiers[0] as { id: number }).id) };
   }
 
+  /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
   async listForVendor(vendorId: number): Promise<WebhookEndpoint[]> {
-    const rows = await this.rows.find({ where: { vendorId, disabledAt: IsNull() }, order: { id: 'ASC' } });
-    return rows.map(toEndpoint);
+    const rows = await this.db.rows(`${this.activeSql} ORDER BY w.id`, [vendorId]);
+    return rows.map((row) => toEndpoint(this.sql.fromArray(row)));
   }
 
   async findForVendor(id: number, vendorId: number): Promise<WebhookEndpoint | null> {
-    const row = await this.rows.findOne({ where: { id, vendorId, disabledAt: IsNull() } });
-    return row ? toEndpoint(row) : null;
+    const rows = await this.db.rows(`${this.activeSql} AND w.id = ?`, [vendorId, id]);
+    return rows.length === 0 ? null : toEndpoint(this.sql.fromArray(rows[0]!));
   }
 
   async disable(id: number, at: Date): Promise<void> {

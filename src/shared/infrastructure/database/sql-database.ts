@@ -336,7 +336,8 @@ export class SqlDatabase implements OnApplicationShutdown {
    * Work inside a transaction (a UnitOfWork unit, or a TypeORM transaction) uses the writer, so it
    * sees its own changes. Every other statement of this class reads on the read connection, which
    * sees the last commit and never the uncommitted units of an open group-commit batch (the writer
-   * would show them). Queries made through TypeORM itself always use its one connection, the writer.
+   * would show them). Queries made through TypeORM itself always use its one connection, the writer,
+   * which is why repositories make every read outside a transaction through this class.
    */
   private sqliteConnection(): BetterSqlite3.Database {
     if (this.inTransaction || (this.cls.isActive() && this.txHost.isTransactionActive()))
