@@ -25,6 +25,7 @@ const SORT_EXPRESSIONS: Record<PartnerUserSortKey, string> = {
 @Injectable()
 export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   private readonly sql: EntitySql<PartnerUserOrmEntity>;
+  private readonly findSql = new Map<string, string>();
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -39,12 +40,17 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     return this.txHost.tx.getRepository(PartnerUserOrmEntity);
   }
 
-  /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
+  /**
+   * Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3).
+   * `where` is one of the literal conditions below; its statement text is built once.
+   */
   private async findOne(where: string, params: SqlValue[]): Promise<PartnerUser | null> {
-    const row = await this.db.one<PartnerUserOrmEntity>(
-      `SELECT ${this.sql.selectList} FROM partner_users u WHERE ${where}`,
-      params,
-    );
+    let statement = this.findSql.get(where);
+    if (statement === undefined) {
+      statement = `SELECT ${this.sql.selectList} FROM partner_users u WHERE ${where}`;
+      this.findSql.set(where, statement);
+    }
+    const row = await this.db.one<PartnerUserOrmEntity>(statement, params);
     return row ? PartnerUserMapper.toDomain(this.sql.hydrate(row)) : null;
   }
 

@@ -16,16 +16,20 @@ interface DeliveryRow {
   next_attempt_at: Date | string | null;
 }
 
-const DELIVERY_COLUMNS = `d.id, e.event_id, e.type, d.status, d.attempts, d.last_response_status,
-  d.last_attempt_at, d.next_attempt_at`;
+const SELECT_DELIVERIES = `SELECT d.id, e.event_id, e.type, d.status, d.attempts, d.last_response_status,
+  d.last_attempt_at, d.next_attempt_at FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id`;
+const SELECT_DELIVERY = `${SELECT_DELIVERIES} WHERE d.id = ?`;
 
 @Injectable()
 export class TypeOrmWebhookDeliveries extends WebhookDeliveries {
+  private readonly listSql: string;
+
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly db: SqlDatabase,
   ) {
     super();
+    this.listSql = `${SELECT_DELIVERIES} WHERE d.endpoint_id = ? ORDER BY d.id DESC ${db.limitOffset}`;
   }
 
   private toDelivery(row: DeliveryRow): WebhookDelivery {
@@ -43,20 +47,12 @@ export class TypeOrmWebhookDeliveries extends WebhookDeliveries {
 
   /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
   async listForEndpoint(endpointId: number, limit: number): Promise<WebhookDelivery[]> {
-    const rows = await this.db.all<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.endpoint_id = ? ORDER BY d.id DESC ${this.db.limitOffset}`,
-      [endpointId, limit, 0],
-    );
+    const rows = await this.db.all<DeliveryRow>(this.listSql, [endpointId, limit, 0]);
     return rows.map((row) => this.toDelivery(row));
   }
 
   private async one(id: number): Promise<WebhookDelivery> {
-    const row = await this.db.one<DeliveryRow>(
-      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.id = ?`,
-      [id],
-    );
+    const row = await this.db.one<DeliveryRow>(SELECT_DELIVERY, [id]);
     return this.toDelivery(row!);
   }
 

@@ -24,7 +24,8 @@ function toEndpoint(row: WebhookEndpointOrmEntity): WebhookEndpoint {
 @Injectable()
 export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
   private readonly sql: EntitySql<WebhookEndpointOrmEntity>;
-  private readonly activeSql: string;
+  private readonly listSql: string;
+  private readonly findSql: string;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -33,8 +34,10 @@ export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
   ) {
     super();
     this.sql = new EntitySql(dataSource, WebhookEndpointOrmEntity, 'w');
-    this.activeSql = `SELECT ${this.sql.selectList} FROM webhook_endpoints w
+    const active = `SELECT ${this.sql.selectList} FROM webhook_endpoints w
       WHERE w.vendor_id = ? AND w.disabled_at IS NULL`;
+    this.listSql = `${active} ORDER BY w.id`;
+    this.findSql = `${active} AND w.id = ?`;
   }
 
   private get rows() {
@@ -48,12 +51,12 @@ export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
 
   /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
   async listForVendor(vendorId: number): Promise<WebhookEndpoint[]> {
-    const rows = await this.db.rows(`${this.activeSql} ORDER BY w.id`, [vendorId]);
+    const rows = await this.db.rows(this.listSql, [vendorId]);
     return rows.map((row) => toEndpoint(this.sql.fromArray(row)));
   }
 
   async findForVendor(id: number, vendorId: number): Promise<WebhookEndpoint | null> {
-    const rows = await this.db.rows(`${this.activeSql} AND w.id = ?`, [vendorId, id]);
+    const rows = await this.db.rows(this.findSql, [vendorId, id]);
     return rows.length === 0 ? null : toEndpoint(this.sql.fromArray(rows[0]!));
   }
 
