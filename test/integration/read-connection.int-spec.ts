@@ -2,8 +2,6 @@ import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
 import { PartnerRepository } from '../../src/partners/application/partner-repository';
 import { PartnerUserRepository } from '../../src/partners/application/partner-user-repository';
-import { Partner } from '../../src/partners/domain/partner';
-import { PartnerUser } from '../../src/partners/domain/partner-user';
 import { WebhookDeliveries } from '../../src/webhooks/application/webhook-deliveries';
 import { WebhookEndpoints } from '../../src/webhooks/application/webhook-endpoints';
 import { WebhookEvents } from '../../src/webhooks/application/webhook-events';
@@ -11,6 +9,7 @@ import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { insertConnectedPartner } from '../support/lead-fixtures';
 import { LeadMother } from '../support/lead-mother';
+import { PartnerAggregateMother } from '../support/partner-aggregate-mother';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
 
@@ -96,29 +95,11 @@ describe('reads beside an open write transaction', () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     const writing = uow.run(async () => {
       const partner = await partners.insert(
-        Partner.invite(
-          {
-            companyName: unique('Company'),
-            description: null,
-            website: null,
-            country: null,
-            companySize: null,
-            contactName: 'C',
-            contactEmailAddress: email,
-            contactPhone: null,
-            contactRole: null,
-            type: null,
-          },
-          now,
-        ),
+        PartnerAggregateMother.invited(now, { contactEmailAddress: email }),
       );
       await partners.connect(vendorId, partner, now);
       const [user] = await users.insertAll([
-        PartnerUser.register(
-          partner.id,
-          { firstName: 'U', lastName: null, emailAddress: email, phoneNumber: null, jobTitle: null },
-          now,
-        ),
+        PartnerAggregateMother.registered(partner.id, now, { emailAddress: email }),
       ]);
       const endpoint = await endpoints.add({
         vendorId,
