@@ -26,6 +26,8 @@ const SORT_EXPRESSIONS: Record<PartnerUserSortKey, string> = {
 export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   private readonly sql: EntitySql<PartnerUserOrmEntity>;
   private readonly findSql = new Map<string, string>();
+  /** `takenEmails`' statement by the number of addresses */
+  private readonly takenSql: string[] = [];
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -61,11 +63,9 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   async takenEmails(emailsNormalized: string[]): Promise<Set<string>> {
     const distinct = [...new Set(emailsNormalized)];
     if (distinct.length === 0) return new Set();
-    const rows = await this.db.rows(
-      `SELECT u.email_normalized FROM partner_users u
-        WHERE u.email_normalized IN (${distinct.map(() => '?').join(', ')})`,
-      distinct,
-    );
+    const statement = (this.takenSql[distinct.length] ??= `SELECT u.email_normalized FROM partner_users u
+        WHERE u.email_normalized IN (${distinct.map(() => '?').join(', ')})`);
+    const rows = await this.db.rows(statement, distinct);
     return new Set(rows.map((row) => row[0] as string));
   }
 
