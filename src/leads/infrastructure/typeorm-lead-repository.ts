@@ -7,7 +7,7 @@ import {
   isUniqueViolation,
 } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { likePrefix } from '../../shared/infrastructure/database/like-prefix';
+import { likePrefix, prefixRange } from '../../shared/infrastructure/database/like-prefix';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadRepository } from '../application/lead-repository';
 import type { LeadView } from '../application/lead-views';
@@ -43,6 +43,19 @@ const DUPLICATES_SQL = (count: number): string =>
   (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
   WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
     AND ${IS_DUPLICATE}`);
+
+/**
+ * SQLite: the ids of the bucket's leads whose first name or email starts with the keyword, as two
+ * ranges of `ix_leads_partner_first_name` and `ux_leads_partner_email` (prefixRange), unioned.
+ */
+const keywordArm = (column: string, bounded: boolean): string =>
+  `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ?
+    AND k.${column} >= ?${bounded ? ` AND k.${column} < ?` : ''}`;
+const KEYWORD_IDS = [false, true].map(
+  (bounded) =>
+    `${keywordArm('first_name_normalized', bounded)} UNION ${keywordArm('email_normalized', bounded)}`,
+);
+const keywordIdsSql = (bounded: boolean): string => KEYWORD_IDS[Number(bounded)]!;
 
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
@@ -161,10 +174,10 @@ export class TypeOrmLeadRepository extends LeadRepository {
    * them, COUNT(*) walks the index range of the filter (docs/leads-indexes.md).
    */
   private async countMatching(query: LeadListQuery): Promise<number> {
-    const { where, params, rowFilters } = this.filtered(query, 'f');
+    const { from, where, params, rowFilters } = this.filtered(query, 'f');
     const counted = rowFilters
       ? await this.db.one<{ total: number | string }>(
-          `SELECT COUNT(*) AS total FROM leads f WHERE ${where}`,
+          `SELECT COUNT(*) AS total FROM ${from} WHERE ${where}`,
           params,
         )
       : await this.db.one<{ total: number | string | null }>(
@@ -187,11 +200,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
     ];
   }
 
-  /** The ids of one page, in order, read from the listing's index alone. */
+  /** The ids of one page, in order, read from the listing's index alone (or the keyword's ranges). */
   private pageIdsQuery(query: LeadListQuery): [string, SqlValue[]] {
-    const { where, params } = this.filtered(query, 'f');
+    const { from, where, params } = this.filtered(query, 'f');
     return [
-      `SELECT f.id FROM leads f WHERE ${where} ORDER BY ${this.order(query, 'f')} ${this.db.limitOffset}`,
+      `SELECT f.id FROM ${from} WHERE ${where} ORDER BY ${this.order(query, 'f')} ${this.db.limitOffset}`,
       [...params, query.perPage, query.page * query.perPage],
     ];
   }
@@ -203,13 +216,14 @@ export class TypeOrmLeadRepository extends LeadRepository {
   }
 
   /**
-   * The WHERE every listing query shares (the page and its COUNT). `rowFilters`: whether it filters
-   * on more than the (archived, approvalStatus) bucket that lead_counts keeps.
+   * The FROM and WHERE every listing query shares (the page and its COUNT), with their parameters
+   * in that order. `rowFilters`: whether it filters on more than the (archived, approvalStatus)
+   * bucket that lead_counts keeps.
    */
   private filtered(
     query: LeadListQuery,
     alias: string,
-  ): { where: string; params: SqlValue[]; rowFilters: boolean } {
+  ): { from: string; where: string; params: SqlValue[]; rowFilters: boolean } {
     const a = alias;
     const clauses = [`${a}.vendor_id = ?`, `${a}.partner_id = ?`, `${a}.archived = ?`];
     const params: SqlValue[] = [query.vendorId, query.partnerId, query.archived];
@@ -226,7 +240,18 @@ export class TypeOrmLeadRepository extends LeadRepository {
       clauses.push(`${a}.source IN (${query.sources.map(() => '?').join(', ')})`);
       params.push(...query.sources);
     }
-    if (query.keyword) {
+    let from = `leads ${a}`;
+    if (query.keyword && this.engine === 'sqlite') {
+      // The keyword's two index ranges, unioned, drive the query (CROSS JOIN keeps them the outer
+      // loop): otherwise SQLite, which keeps no statistics and cannot use an index for its
+      // case-insensitive LIKE, walks the partner's whole index and tests every row
+      // (docs/leads-indexes.md). The rest of the WHERE is checked on each match.
+      const range = prefixRange(query.keyword);
+      const bounds = range.to === null ? [range.from] : [range.from, range.to];
+      const bucket = [query.vendorId, query.partnerId, query.archived];
+      from = `(${keywordIdsSql(range.to !== null)}) m CROSS JOIN leads ${a} ON ${a}.id = m.id`;
+      params.unshift(...bucket, ...bounds, ...bucket, ...bounds);
+    } else if (query.keyword) {
       clauses.push(
         `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
       );
@@ -243,7 +268,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
       clauses.push(`${a}.created_at < ?`);
       params.push(query.createdUntil);
     }
-    return { where: clauses.join(' AND '), params, rowFilters: clauses.length > bucketClauses };
+    const rowFilters = clauses.length > bucketClauses || from !== `leads ${a}`;
+    return { from, where: clauses.join(' AND '), params, rowFilters };
   }
 
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {

@@ -10,3 +10,23 @@ import { foldCase } from '../../domain/text';
 export function likePrefix(keyword: string): string {
   return `${foldCase(keyword).replace(/[!%_]/g, '!$&')}%`;
 }
+
+/**
+ * The same prefix as `likePrefix`, as the range of stored lower-cased values it selects:
+ * `from <= value < to` (`to` null: no upper bound). Both engines compare these columns by code
+ * point (SQLite's BINARY, MySQL's utf8mb4_bin), so the range holds exactly the values that start
+ * with the folded keyword, and it has no wildcard to escape. `to` is the keyword with its last code
+ * point raised by one (past the surrogates; a last U+10FFFF is dropped and the one before raised).
+ */
+export function prefixRange(keyword: string): { from: string; to: string | null } {
+  const from = foldCase(keyword);
+  const points = Array.from(from, (c) => c.codePointAt(0)!);
+  while (points.length > 0) {
+    const last = points.pop()!;
+    if (last < 0x10ffff) {
+      points.push(last + 1 === 0xd800 ? 0xe000 : last + 1);
+      return { from, to: String.fromCodePoint(...points) };
+    }
+  }
+  return { from, to: null };
+}

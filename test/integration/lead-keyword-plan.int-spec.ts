@@ -1,0 +1,84 @@
+import { DataSource } from 'typeorm';
+import { LeadRepository } from '../../src/leads/application/lead-repository';
+import { Lead } from '../../src/leads/domain/lead';
+import { UnitOfWork } from '../../src/shared/application/unit-of-work';
+import { SqlDatabase, SqlValue } from '../../src/shared/infrastructure/database/sql-database';
+import { insertConnectedPartner } from '../support/lead-fixtures';
+import { LeadMother } from '../support/lead-mother';
+import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
+
+/**
+ * docs/leads-indexes.md: on SQLite a keyword listing is driven by the keyword's two index ranges
+ * (first name, email), so its count and its page cost what the matches cost, not the partner's
+ * size. SQLite keeps no statistics and its LIKE is case-insensitive, so without this form it walks
+ * the partner's whole listing index and tests every row. (MySQL keeps the LIKE: utf8mb4_bin makes
+ * a prefix LIKE an index range there, and InnoDB keeps statistics.)
+ */
+(isMysql() ? describe.skip : describe)('keyword listing plan on SQLite', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('reads the keyword ranges first and each match by its id, for the count and the page', async () => {
+    const { vendorId } = await createVendor(t.app);
+    const partnerId = await insertConnectedPartner(t.app, vendorId);
+    const leads = t.app.get(LeadRepository);
+    await t.app.get(UnitOfWork).run(async () => {
+      for (const firstName of ['Anna', 'Bob', 'Annette', 'Carl']) {
+        const details = LeadMother.details({ firstName, emailAddress: `${unique(firstName)}@example.test` });
+        await leads.insert(Lead.submit({ vendorId, partnerId, details }, new Date()));
+      }
+    });
+    const db = t.app.get(SqlDatabase);
+    const statements: [string, readonly SqlValue[]][] = [];
+    for (const method of ['one', 'rows'] as const) {
+      const original = db[method].bind(db);
+      jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
+        statements.push([sql, params]);
+        return original(sql, params);
+      }) as never);
+    }
+
+    const { leads: page, totalItems } = await leads.listForPartner({
+      vendorId,
+      partnerId,
+      page: 0,
+      perPage: 20,
+      sortBy: 'createdAt',
+      sortDirection: 'desc',
+      statuses: [],
+      sources: [],
+      archived: false,
+      keyword: 'ANN',
+    });
+    jest.restoreAllMocks();
+    expect(totalItems).toBe(2);
+    expect(page.map((lead) => lead.snapshot().firstName).sort()).toEqual(['Anna', 'Annette']);
+
+    const keyed = statements.filter(([sql]) => sql.includes('first_name_normalized >='));
+    expect(keyed.map(([sql]) => (sql.includes('COUNT(*)') ? 'count' : 'page'))).toEqual(['count', 'page']);
+    const dataSource = t.app.get(DataSource);
+    for (const [sql, params] of keyed) {
+      const plan = (
+        (await dataSource.query(
+          `EXPLAIN QUERY PLAN ${sql}`,
+          params.map((v) => (typeof v === 'boolean' ? Number(v) : v)),
+        )) as { detail: string }[]
+      ).map((row) => row.detail);
+      expect(plan).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^SEARCH k USING .*ix_leads_partner_first_name .*first_name_normalized>\?/),
+          expect.stringMatching(/^SEARCH k USING .*ux_leads_partner_email .*email_normalized>\?/),
+          'SCAN m',
+        ]),
+      );
+      // each match is then read by its id; the partner's listing indexes are never walked
+      expect(plan.filter((d) => d.startsWith('SEARCH f') || d.startsWith('SCAN f'))).toEqual([
+        expect.stringMatching(/(rowid=\?|id=\?)/),
+      ]);
+      expect(plan.join('\n')).not.toMatch(/ix_leads_partner_(created|updated|status|source|approval)/);
+    }
+  });
+});
