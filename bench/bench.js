@@ -18,6 +18,7 @@ const os = require('node:os');
 const { join, relative } = require('node:path');
 const { setTimeout: sleep } = require('node:timers/promises');
 const { parseArgs } = require('node:util');
+const { openEngine, median } = require('./lib/engine');
 const { runScenario } = require('./lib/load');
 const { closeAgent, expectStatus, request } = require('./lib/http');
 const { ROOT, runCli, cliHelp, startService, startCeiling, stopAll, peakRss } = require('./lib/processes');
@@ -425,6 +426,131 @@ async function ensureFlat(ctx) {
   return flat;
 }
 
+// ---------------------------------------------------------------------------------------------
+// Against the engine: deep pages and filtered listings of the large partner, one request at a
+// time, each timed beside the same question sent as plain SQL to the engine (bench/lib/engine.js).
+
+/** The listing requests of the section and, for each, the SQL that asks the engine the same. */
+function engineCases(ctx, dateParam) {
+  const { partnerId, count } = ctx.flat.large;
+  const leads = `${NS}/partners/${partnerId}/leads`;
+  const bucket = 'vendor_id = ? AND partner_id = ? AND archived = 0';
+  const base = [ctx.vendorId, partnerId];
+  const order = 'ORDER BY created_at DESC, id DESC';
+  const cases = [];
+  const lastPage = Math.max(0, Math.ceil(count / 100) - 1);
+  const pages = [...new Set([Math.floor(count / 1000), Math.floor(count / 200), lastPage])].filter(
+    (p) => p > 0,
+  );
+  for (const page of pages) {
+    const offset = page * 100;
+    cases.push({
+      name: `deep-${offset}`,
+      title: `page at OFFSET ${fmt.int(offset)} (perPage 100)${page === lastPage ? ', the last page' : ''}`,
+      path: `${leads}?perPage=100&page=${page}`,
+      // no row filter: the service's totalItems comes from the maintained counts, so the engine is
+      // asked for the page alone
+      sql: [[`SELECT * FROM leads WHERE ${bucket} ${order} LIMIT 100 OFFSET ${offset}`, base]],
+    });
+  }
+  // a filtered page 0 answers an exact count of its index range and the first 20 rows of it
+  const filtered = (name, title, query, where, params) => {
+    const condition = `${bucket} AND ${where}`;
+    cases.push({
+      name,
+      title,
+      path: `${leads}?${query}`,
+      count: [`SELECT COUNT(*) AS n FROM leads WHERE ${condition}`, [...base, ...params]],
+      sql: [
+        [`SELECT COUNT(*) AS n FROM leads WHERE ${condition}`, [...base, ...params]],
+        [`SELECT * FROM leads WHERE ${condition} ${order} LIMIT 20 OFFSET 0`, [...base, ...params]],
+      ],
+    });
+  };
+  const [status] = ctx.options.statuses;
+  const [source] = ctx.options.sources;
+  if (status) filtered('status', `page 0, status=${status}`, `status=${status}`, 'status = ?', [status]);
+  if (source) filtered('source', `page 0, source=${source}`, `source=${source}`, 'source = ?', [source]);
+  // the keyword: the two index ranges of its prefix (first name, email), unioned, then those rows
+  const arm = (column) => `SELECT id FROM leads WHERE ${bucket} AND ${column} >= ? AND ${column} < ?`;
+  const matches = `(${arm('first_name_normalized')} UNION ${arm('email_normalized')}) k`;
+  const keywordParams = [...base, 'large12', 'large13', ...base, 'large12', 'large13'];
+  cases.push({
+    name: 'keyword',
+    title: 'page 0, keyword=large12 (first name or email prefix)',
+    path: `${leads}?keyword=large12`,
+    count: [`SELECT COUNT(*) AS n FROM ${matches}`, keywordParams],
+    sql: [
+      [`SELECT COUNT(*) AS n FROM ${matches}`, keywordParams],
+      [
+        `SELECT l.* FROM ${matches} CROSS JOIN leads l ON l.id = k.id ORDER BY l.created_at DESC, l.id DESC LIMIT 20 OFFSET 0`,
+        keywordParams,
+      ],
+    ],
+  });
+  const today = new Date().toISOString().slice(0, 10);
+  filtered(
+    'created',
+    `page 0, createdAtAfter=${today} (every lead)`,
+    `createdAtAfter=${today}`,
+    'created_at >= ?',
+    [dateParam(new Date(`${today}T00:00:00.000Z`))],
+  );
+  return cases;
+}
+
+/** ms of `fn()`, the median of `runs` after two unmeasured calls; `runs` is cut for slow requests. */
+async function timeService(fn) {
+  await fn();
+  const started = process.hrtime.bigint();
+  await fn();
+  const first = Number(process.hrtime.bigint() - started) / 1e6;
+  const runs = Math.min(15, Math.max(3, Math.round(2000 / Math.max(first, 1))));
+  const ms = [];
+  for (let i = 0; i < runs; i++) {
+    const t = process.hrtime.bigint();
+    await fn();
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return { ms: median(ms), runs };
+}
+
+async function measureAgainstEngine(ctx) {
+  const engine = await openEngine(ctx.o.engine, ctx.env.DATABASE_URL);
+  const rows = [];
+  try {
+    const headers = { 'X-API-KEY': ctx.key };
+    for (const c of engineCases(ctx, engine.dateParam)) {
+      const url = `${ctx.api.url}${c.path}`;
+      const body = await expectStatus(200, 'GET', url, { headers });
+      if (c.count) {
+        // the SQL asks the engine the same question: the same number of leads matches
+        const counted = await engine.count(c.count);
+        if (Number(counted) !== body.data.totalItems)
+          throw new Error(`${c.name}: the engine counts ${counted}, the service ${body.data.totalItems}`);
+      }
+      const service = await timeService(() => expectStatus(200, 'GET', url, { headers }));
+      const engineMs = await engine.time(c.sql, service.runs);
+      const row = {
+        name: c.name,
+        title: c.title,
+        matching: body.data.totalItems,
+        serviceMs: service.ms,
+        engineMs,
+        ratio: service.ms / engineMs,
+        runs: service.runs,
+      };
+      rows.push(row);
+      process.stderr.write(
+        `  ${c.name.padEnd(14)} service ${fmt.ms(row.serviceMs)} ms, engine ${fmt.ms(row.engineMs)} ms (x${fmt.ratio(row.ratio)})\n`,
+      );
+    }
+  } finally {
+    await engine.close();
+  }
+  ctx.againstEngine = rows;
+}
+
 async function ensure(ctx, needs) {
   if (needs.includes('main') || needs.includes('approve')) await ensureMain(ctx);
   if (needs.includes('flat')) await ensureFlat(ctx);
@@ -525,6 +651,15 @@ function targetsOf(ctx) {
       );
     }
   }
+  for (const r of ctx.againstEngine || []) {
+    check(
+      t,
+      `${r.name}: service ms / engine ms (${fmt.int(ctx.flat.large.count)} leads)`,
+      r.ratio,
+      '<= 1.5',
+      r.ratio <= 1.5,
+    );
+  }
   const peak = ctx.memory.length > 0 ? ctx.memory[ctx.memory.length - 1][1] : null;
   if (peak) check(t, 'service peak RSS (VmHWM, MB)', peak / 2 ** 20, '< 250', peak < 250 * 2 ** 20, 0);
   return t;
@@ -553,8 +688,7 @@ function buildReport(ctx) {
   } else {
     sections.push({
       title: `Throughput at ${o.connections} connections`,
-      text:
-        "`× ceiling` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (`ceiling req/s`); the first row is the ceiling at the start of the section.",
+      text: "`× ceiling` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (`ceiling req/s`); the first row is the ceiling at the start of the section.",
       rows: inSection('throughput'),
     });
     sections.push({
@@ -567,6 +701,20 @@ function buildReport(ctx) {
         title: 'Flatness: page 0 on a small and a large partner',
         text: `The same page-0 requests on a partner with ${fmt.int(ctx.flat.base.count)} leads and one with ${fmt.int(ctx.flat.large.count)} (both seeded by \`leads:import\`, so all PENDING); target: req/s(large) / req/s(small) >= 0.8.`,
         rows: inSection('flat'),
+      });
+    }
+    if (ctx.againstEngine) {
+      sections.push({
+        title: 'Against the engine: deep pages and filtered listings',
+        text: `Requests to the partner with ${fmt.int(ctx.flat.large.count)} leads, one at a time, each beside the same question sent as plain SQL straight to the engine by the benchmark's own connection: a deep page is \`SELECT * ... ORDER BY created_at DESC, id DESC LIMIT 100 OFFSET n\`; a filtered page 0 is its exact \`COUNT(*)\` and its first 20 rows (the service's \`totalItems\` is checked to equal that count). Medians of the runs shown; target: service ms / engine ms <= 1.5.`,
+        lines: [
+          '| request | matching leads | runs | service ms | engine ms | service / engine |',
+          '|---|---:|---:|---:|---:|---:|',
+          ...ctx.againstEngine.map(
+            (r) =>
+              `| ${r.title} | ${fmt.int(r.matching)} | ${r.runs} | ${fmt.ms(r.serviceMs)} | ${fmt.ms(r.engineMs)} | ${fmt.ratio(r.ratio)} |`,
+          ),
+        ],
       });
     }
   }
@@ -780,6 +928,8 @@ async function main() {
           await paired(name, 'flat', o.connections);
         }
         ctx.memory.push(['after the flatness section', peakRss(ctx.servicePid)]);
+        process.stderr.write('against the engine, one request at a time:\n');
+        await measureAgainstEngine(ctx);
       }
     }
     const final = peakRss(ctx.servicePid);
