@@ -45,8 +45,8 @@ const DUPLICATES_SQL = (count: number): string =>
     AND ${IS_DUPLICATE}`);
 
 /**
- * SQLite: the ids of the bucket's leads whose first name or email starts with the keyword, as two
- * ranges of `ix_leads_partner_first_name` and `ux_leads_partner_email` (prefixRange), unioned.
+ * The ids of the bucket's leads whose first name or email starts with the keyword, as two ranges
+ * of `ix_leads_partner_first_name` and `ux_leads_partner_email` (prefixRange), unioned.
  */
 const keywordArm = (column: string, bounded: boolean): string =>
   `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ?
@@ -66,6 +66,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private readonly selectViewById: string;
   private readonly byIdsSql: string[] = [];
   private readonly lockById: string;
+  /** A join whose left side stays the outer loop: SQLite's CROSS JOIN, MySQL's STRAIGHT_JOIN. */
+  private readonly outerJoin: string;
   /** The bucket each loaded or inserted lead is stored in, so an update knows what it moves. */
   private readonly storedBuckets = new WeakMap<Lead, LeadBucket>();
 
@@ -83,6 +85,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
     this.selectById = byId;
     // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
     this.lockById = this.engine === 'mysql' ? `${byId} FOR UPDATE` : byId;
+    this.outerJoin = this.engine === 'mysql' ? 'STRAIGHT_JOIN' : 'CROSS JOIN';
   }
 
   async insert(lead: Lead): Promise<void> {
@@ -241,17 +244,19 @@ export class TypeOrmLeadRepository extends LeadRepository {
       params.push(...query.sources);
     }
     let from = `leads ${a}`;
-    if (query.keyword && this.engine === 'sqlite') {
-      // The keyword's two index ranges, unioned, drive the query (CROSS JOIN keeps them the outer
-      // loop): otherwise SQLite, which keeps no statistics and cannot use an index for its
-      // case-insensitive LIKE, walks the partner's whole index and tests every row
-      // (docs/leads-indexes.md). The rest of the WHERE is checked on each match.
+    if (query.keyword) {
+      // The keyword's two index ranges (first name, email), unioned, drive the query as its outer
+      // loop, and the rest of the WHERE is checked on each match: the count and the page cost what
+      // the matches cost. Otherwise SQLite (no statistics, a LIKE that cannot use these indexes)
+      // walked the partner's whole listing index for both, and MySQL did for the page, walking the
+      // sort index until 20 matches turned up (all of it for a rare keyword). docs/leads-indexes.md
       const range = prefixRange(query.keyword);
       const bounds = range.to === null ? [range.from] : [range.from, range.to];
       const bucket = [query.vendorId, query.partnerId, query.archived];
-      from = `(${keywordIdsSql(range.to !== null)}) m CROSS JOIN leads ${a} ON ${a}.id = m.id`;
+      from = `(${keywordIdsSql(range.to !== null)}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
       params.unshift(...bucket, ...bounds, ...bucket, ...bounds);
-    } else if (query.keyword) {
+      // The LIKE itself on each match: MySQL's utf8mb4_bin ignores trailing spaces in `>=` and `<`,
+      // so for a keyword that ends in a space the ranges hold a little more than the prefix does.
       clauses.push(
         `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
       );
@@ -268,8 +273,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
       clauses.push(`${a}.created_at < ?`);
       params.push(query.createdUntil);
     }
-    const rowFilters = clauses.length > bucketClauses || from !== `leads ${a}`;
-    return { from, where: clauses.join(' AND '), params, rowFilters };
+    return { from, where: clauses.join(' AND '), params, rowFilters: clauses.length > bucketClauses };
   }
 
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {
