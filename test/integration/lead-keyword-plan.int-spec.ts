@@ -81,4 +81,40 @@ import { TestApp, createTestApp, createVendor, isMysql, unique } from '../suppor
       expect(plan.join('\n')).not.toMatch(/ix_leads_partner_(created|updated|status|source|approval)/);
     }
   });
+
+  it('leaves a keyword with a status filter to the status range, the LIKE tested on each of its rows', async () => {
+    const { vendorId } = await createVendor(t.app);
+    const partnerId = await insertConnectedPartner(t.app, vendorId);
+    const db = t.app.get(SqlDatabase);
+    const statements: string[] = [];
+    const original = db.one.bind(db);
+    jest.spyOn(db, 'one').mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
+      statements.push(sql);
+      return original(sql, params);
+    }) as never);
+    await t.app.get(LeadRepository).listForPartner({
+      vendorId,
+      partnerId,
+      page: 0,
+      perPage: 20,
+      sortBy: 'createdAt',
+      sortDirection: 'desc',
+      statuses: [1],
+      sources: [],
+      archived: false,
+      keyword: 'ann',
+    });
+    jest.restoreAllMocks();
+    const [count] = statements.filter((sql) => sql.includes('COUNT(*)'));
+    expect(count).toContain('LIKE');
+    expect(count).not.toContain('UNION');
+    const plan = (
+      (await t.app
+        .get(DataSource)
+        .query(`EXPLAIN QUERY PLAN ${count}`, [vendorId, partnerId, 0, 1, 'ann%', 'ann%'])) as {
+        detail: string;
+      }[]
+    ).map((row) => row.detail);
+    expect(plan).toEqual([expect.stringMatching(/^SEARCH f USING .*ix_leads_partner_status \(.*status=\?/)]);
+  });
 });

@@ -244,19 +244,23 @@ export class TypeOrmLeadRepository extends LeadRepository {
       params.push(...query.sources);
     }
     let from = `leads ${a}`;
-    if (query.keyword) {
+    if (query.keyword && query.statuses.length === 0 && query.sources.length === 0) {
       // The keyword's two index ranges (first name, email), unioned, drive the query as its outer
       // loop, and the rest of the WHERE is checked on each match: the count and the page cost what
       // the matches cost. Otherwise SQLite (no statistics, a LIKE that cannot use these indexes)
       // walked the partner's whole listing index for both, and MySQL did for the page, walking the
-      // sort index until 20 matches turned up (all of it for a rare keyword). docs/leads-indexes.md
+      // sort index until 20 matches turned up (all of it for a rare keyword). With a status or
+      // source filter, whose own index range is there, the engine chooses (docs/leads-indexes.md).
       const range = prefixRange(query.keyword);
       const bounds = range.to === null ? [range.from] : [range.from, range.to];
       const bucket = [query.vendorId, query.partnerId, query.archived];
       from = `(${keywordIdsSql(range.to !== null)}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
       params.unshift(...bucket, ...bounds, ...bucket, ...bounds);
-      // The LIKE itself on each match: MySQL's utf8mb4_bin ignores trailing spaces in `>=` and `<`,
-      // so for a keyword that ends in a space the ranges hold a little more than the prefix does.
+    }
+    if (query.keyword) {
+      // On each match (or row of the status/source range): the prefix itself. With the ranges it is
+      // still needed, since MySQL's utf8mb4_bin ignores trailing spaces in `>=` and `<`, so for a
+      // keyword that ends in a space the ranges hold a little more than the prefix does.
       clauses.push(
         `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
       );
