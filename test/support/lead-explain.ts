@@ -5,7 +5,8 @@
  *
  *   npx tsc --outDir /tmp/lead-explain --module commonjs --target es2022 --experimentalDecorators \
  *     --emitDecoratorMetadata --skipLibCheck --esModuleInterop test/support/lead-explain.ts
- *   MYSQL_URL=mysql://root@127.0.0.1:3306 node /tmp/lead-explain/test/support/lead-explain.js
+ *   NODE_PATH=$PWD/node_modules MYSQL_URL=mysql://root@127.0.0.1:3306 \
+ *     node /tmp/lead-explain/test/support/lead-explain.js
  */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
       };
       return {
         engine: 'mysql',
+        limitOffset: 'LIMIT ? OFFSET ?',
         all: (sql: string, p: unknown[] = []) => runner.query(sql, p),
         one: async (sql: string, p: unknown[] = []) => ((await runner.query(sql, p)) as unknown[])[0],
         rows: async (sql: string, p: unknown[] = []) =>
