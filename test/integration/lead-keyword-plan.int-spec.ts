@@ -1,11 +1,13 @@
 import { DataSource } from 'typeorm';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
+import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { SqlDatabase, SqlValue } from '../../src/shared/infrastructure/database/sql-database';
 import { insertConnectedPartner } from '../support/lead-fixtures';
 import { LeadMother } from '../support/lead-mother';
 import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
+import { listQuery } from '../unit/leads/setup';
 
 /**
  * docs/leads-indexes.md: a keyword listing is driven by the keyword's two index ranges (first name,
@@ -21,6 +23,27 @@ import { TestApp, createTestApp, createVendor, isMysql, unique } from '../suppor
   });
   afterAll(() => t.close());
 
+  /** The statements (with their parameters) SqlDatabase runs for one listing, and its result. */
+  async function recordListing(vendorId: number, partnerId: number, overrides: Partial<LeadListQuery>) {
+    const db = t.app.get(SqlDatabase);
+    const statements: [string, readonly SqlValue[]][] = [];
+    for (const method of ['one', 'rows'] as const) {
+      const original = db[method].bind(db);
+      jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
+        statements.push([sql, params]);
+        return original(sql, params);
+      }) as never);
+    }
+    try {
+      const result = await t.app
+        .get(LeadRepository)
+        .listForPartner(listQuery(vendorId, partnerId, overrides));
+      return { result, statements };
+    } finally {
+      jest.restoreAllMocks();
+    }
+  }
+
   it('reads the keyword ranges first and each match by its id, for the count and the page', async () => {
     const { vendorId } = await createVendor(t.app);
     const partnerId = await insertConnectedPartner(t.app, vendorId);
@@ -31,29 +54,10 @@ import { TestApp, createTestApp, createVendor, isMysql, unique } from '../suppor
         await leads.insert(Lead.submit({ vendorId, partnerId, details }, new Date()));
       }
     });
-    const db = t.app.get(SqlDatabase);
-    const statements: [string, readonly SqlValue[]][] = [];
-    for (const method of ['one', 'rows'] as const) {
-      const original = db[method].bind(db);
-      jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
-        statements.push([sql, params]);
-        return original(sql, params);
-      }) as never);
-    }
-
-    const { leads: page, totalItems } = await leads.listForPartner({
-      vendorId,
-      partnerId,
-      page: 0,
-      perPage: 20,
-      sortBy: 'createdAt',
-      sortDirection: 'desc',
-      statuses: [],
-      sources: [],
-      archived: false,
-      keyword: 'ANN',
-    });
-    jest.restoreAllMocks();
+    const {
+      result: { leads: page, totalItems },
+      statements,
+    } = await recordListing(vendorId, partnerId, { keyword: 'ANN' });
     expect(totalItems).toBe(2);
     expect(page.map((lead) => lead.snapshot().firstName).sort()).toEqual(['Anna', 'Annette']);
 
@@ -85,27 +89,8 @@ import { TestApp, createTestApp, createVendor, isMysql, unique } from '../suppor
   it('leaves a keyword with a status filter to the status range, the LIKE tested on each of its rows', async () => {
     const { vendorId } = await createVendor(t.app);
     const partnerId = await insertConnectedPartner(t.app, vendorId);
-    const db = t.app.get(SqlDatabase);
-    const statements: string[] = [];
-    const original = db.one.bind(db);
-    jest.spyOn(db, 'one').mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
-      statements.push(sql);
-      return original(sql, params);
-    }) as never);
-    await t.app.get(LeadRepository).listForPartner({
-      vendorId,
-      partnerId,
-      page: 0,
-      perPage: 20,
-      sortBy: 'createdAt',
-      sortDirection: 'desc',
-      statuses: [1],
-      sources: [],
-      archived: false,
-      keyword: 'ann',
-    });
-    jest.restoreAllMocks();
-    const [count] = statements.filter((sql) => sql.includes('COUNT(*)'));
+    const { statements } = await recordListing(vendorId, partnerId, { statuses: [1], keyword: 'ann' });
+    const [count] = statements.map(([sql]) => sql).filter((sql) => sql.includes('COUNT(*)'));
     expect(count).toContain('LIKE');
     expect(count).not.toContain('UNION');
     const plan = (
