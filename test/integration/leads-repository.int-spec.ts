@@ -277,6 +277,19 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       expect(await names({ keyword: '_' })).toEqual([]);
     });
 
+    it('finds a first name with a control character right after the keyword (D33, both engines)', async () => {
+      // MariaDB's utf8mb4_bin compares `tab\tbed` below `tab` (PAD SPACE), so a `>=` range would
+      // miss it; the keyword's ranges are LIKE there (docs/leads-indexes.md)
+      const other = await insertConnectedPartner(t.app, vendorId);
+      await stored({ firstName: 'Tab\tbed', emailAddress: email('zz') }, day('2026-05-04T00:00:00.000Z'), {
+        vendorId,
+        partnerId: other,
+      });
+      const found = await uow.run(() => leads.listForPartner(query({ partnerId: other, keyword: 'tab' })));
+      expect(found.leads.map((l) => l.details.firstName)).toEqual(['Tab\tbed']);
+      expect(found.totalItems).toBe(1);
+    });
+
     it('bounds createdAt by whole UTC days, both inclusive (D33)', async () => {
       expect(
         await names({

@@ -45,17 +45,24 @@ const DUPLICATES_SQL = (count: number): string =>
     AND ${IS_DUPLICATE}`);
 
 /**
- * The ids of the bucket's leads whose first name or email starts with the keyword, as two ranges
- * of `ix_leads_partner_first_name` and `ux_leads_partner_email` (prefixRange), unioned.
+ * The ids of the bucket's leads whose first name or email starts with the keyword: two ranges, of
+ * `ix_leads_partner_first_name` and `ux_leads_partner_email`, unioned. On SQLite each range is
+ * written as `>= from AND < to` (prefixRange: SQLite cannot use these indexes for its LIKE); on
+ * MySQL as the LIKE itself, which utf8mb4_bin turns into the range, trailing spaces handled (with
+ * `>=` and `<`, PAD SPACE would compare `ann\t...` below `ann`).
  */
-const keywordArm = (column: string, bounded: boolean): string =>
-  `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ?
-    AND k.${column} >= ?${bounded ? ` AND k.${column} < ?` : ''}`;
-const KEYWORD_IDS = [false, true].map(
-  (bounded) =>
-    `${keywordArm('first_name_normalized', bounded)} UNION ${keywordArm('email_normalized', bounded)}`,
-);
-const keywordIdsSql = (bounded: boolean): string => KEYWORD_IDS[Number(bounded)]!;
+const keywordIds = (condition: (column: string) => string): string =>
+  ['first_name_normalized', 'email_normalized']
+    .map(
+      (column) =>
+        `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ? AND ${condition(`k.${column}`)}`,
+    )
+    .join(' UNION ');
+const KEYWORD_IDS = {
+  sqliteBounded: keywordIds((c) => `${c} >= ? AND ${c} < ?`),
+  sqliteOpen: keywordIds((c) => `${c} >= ?`),
+  mysql: keywordIds((c) => `${c} LIKE ? ESCAPE '!'`),
+};
 
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
@@ -251,16 +258,22 @@ export class TypeOrmLeadRepository extends LeadRepository {
       // walked the partner's whole listing index for both, and MySQL did for the page, walking the
       // sort index until 20 matches turned up (all of it for a rare keyword). With a status or
       // source filter, whose own index range is there, the engine chooses (docs/leads-indexes.md).
-      const range = prefixRange(query.keyword);
-      const bounds = range.to === null ? [range.from] : [range.from, range.to];
+      let ids: string;
+      let bounds: string[];
+      if (this.engine === 'mysql') {
+        ids = KEYWORD_IDS.mysql;
+        bounds = [likePrefix(query.keyword)];
+      } else {
+        const range = prefixRange(query.keyword);
+        ids = range.to === null ? KEYWORD_IDS.sqliteOpen : KEYWORD_IDS.sqliteBounded;
+        bounds = range.to === null ? [range.from] : [range.from, range.to];
+      }
       const bucket = [query.vendorId, query.partnerId, query.archived];
-      from = `(${keywordIdsSql(range.to !== null)}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
+      from = `(${ids}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
       params.unshift(...bucket, ...bounds, ...bucket, ...bounds);
     }
     if (query.keyword) {
-      // On each match (or row of the status/source range): the prefix itself. With the ranges it is
-      // still needed, since MySQL's utf8mb4_bin ignores trailing spaces in `>=` and `<`, so for a
-      // keyword that ends in a space the ranges hold a little more than the prefix does.
+      // The prefix itself, tested on each match (or on each row of the status or source range).
       clauses.push(
         `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
       );
