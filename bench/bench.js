@@ -464,19 +464,18 @@ function engineCases(ctx, dateParam) {
     });
   }
   // a filtered page 0 answers an exact count of its index range and the first 20 rows of it
+  const filteredCase = (name, title, query, count, page) =>
+    cases.push({ name, kind: 'filtered', title, path: `${leads}?${query}`, count, sql: [count, page] });
   const filtered = (name, title, query, where, params) => {
     const condition = `${bucket} AND ${where}`;
-    cases.push({
+    const all = [...base, ...params];
+    filteredCase(
       name,
-      kind: 'filtered',
       title,
-      path: `${leads}?${query}`,
-      count: [`SELECT COUNT(*) AS n FROM leads WHERE ${condition}`, [...base, ...params]],
-      sql: [
-        [`SELECT COUNT(*) AS n FROM leads WHERE ${condition}`, [...base, ...params]],
-        [`SELECT * FROM leads WHERE ${condition} ${order} LIMIT 20 OFFSET 0`, [...base, ...params]],
-      ],
-    });
+      query,
+      [`SELECT COUNT(*) AS n FROM leads WHERE ${condition}`, all],
+      [`SELECT * FROM leads WHERE ${condition} ${order} LIMIT 20 OFFSET 0`, all],
+    );
   };
   const [status] = ctx.options.statuses;
   const [source] = ctx.options.sources;
@@ -491,20 +490,16 @@ function engineCases(ctx, dateParam) {
     ['keyword-rare', 'large99999', 'large9999:'],
   ]) {
     const params = [...base, keyword, upper, ...base, keyword, upper];
-    cases.push({
+    filteredCase(
       name,
-      kind: 'filtered',
-      title: `page 0, keyword=${keyword} (first name or email prefix)`,
-      path: `${leads}?keyword=${keyword}`,
-      count: [`SELECT COUNT(*) AS n FROM ${matches}`, params],
-      sql: [
-        [`SELECT COUNT(*) AS n FROM ${matches}`, params],
-        [
-          `SELECT l.* FROM ${matches} CROSS JOIN leads l ON l.id = k.id ORDER BY l.created_at DESC, l.id DESC LIMIT 20 OFFSET 0`,
-          params,
-        ],
+      `page 0, keyword=${keyword} (first name or email prefix)`,
+      `keyword=${keyword}`,
+      [`SELECT COUNT(*) AS n FROM ${matches}`, params],
+      [
+        `SELECT l.* FROM ${matches} CROSS JOIN leads l ON l.id = k.id ORDER BY l.created_at DESC, l.id DESC LIMIT 20 OFFSET 0`,
+        params,
       ],
-    });
+    );
   }
   const today = new Date().toISOString().slice(0, 10);
   filtered(
