@@ -1,3 +1,4 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
 import { PartnerRepository } from '../../src/partners/application/partner-repository';
@@ -78,6 +79,32 @@ describe('reads beside an open write transaction', () => {
 
     await release();
     expect((await find())?.snapshot()).toEqual(lead.snapshot());
+  });
+
+  it('moves the commit version with every commit, by this process or another, and with nothing else (rule 15)', async () => {
+    const uow = t.app.get(UnitOfWork);
+    if (isMysql()) {
+      expect(uow.commitVersion()).toBeNull(); // MySQL has no such number: keys are looked up every time
+      return;
+    }
+    const { find, release } = await holdInsert('v'); // commits a vendor and a partner, then holds
+    const before = uow.commitVersion();
+    expect(before).toEqual(expect.any(Number));
+    await uow.read(find);
+    const unchanged = uow.commitVersion(); // reads and a write still open change nothing
+    await release();
+    expect(unchanged).toBe(before);
+    const committed = uow.commitVersion();
+    expect(committed).not.toBe(before);
+    expect(uow.commitVersion()).toBe(committed);
+
+    const other = new BetterSqlite3(scratch.url.slice('sqlite:'.length));
+    try {
+      other.prepare("UPDATE vendors SET name = name || '.'").run(); // another process's commit
+    } finally {
+      other.close();
+    }
+    expect(uow.commitVersion()).not.toBe(committed);
   });
 
   it('gives the partner, partner user, webhook endpoint and delivery reads only what is committed (rule 3)', async () => {
@@ -175,5 +202,9 @@ describe('SqlDatabase on SQLite', () => {
 
   it('has no second connection for an in-memory database, so its reads wait for the writer', () => {
     expect(t.app.get(SqlDatabase).hasReadConnection).toBe(false);
+  });
+
+  it('tells no commit version for an in-memory database, whose one connection cannot see its own commits counted', () => {
+    expect(t.app.get(UnitOfWork).commitVersion()).toBeNull();
   });
 });

@@ -12,6 +12,16 @@ export abstract class UnitOfWork {
    * for the running transaction, so it never sees uncommitted work.
    */
   abstract read<T>(work: () => Promise<T>): Promise<T>;
+
+  /**
+   * A number that changes once anything is committed to the store, by this process or any other:
+   * what a read found stays true while the number it was read under is still the answer. Null when
+   * the store cannot tell without a query of its own (MySQL, an in-memory SQLite): then nothing read
+   * may be kept. Costs no round trip (docs/performance.md, rule 15).
+   */
+  commitVersion(): number | null {
+    return null;
+  }
 }
 
 /**

@@ -13,7 +13,10 @@ export class RevokeApiKeyUseCase {
     private readonly apiKeys: ApiKeyRepository,
   ) {}
 
-  /** D9: refused from the next request on (keys are looked up on every request, never cached). */
+  /**
+   * D9: refused from the next request on. The revocation is a commit, and a valid key is trusted from
+   * memory only while nothing was committed (AuthenticateApiKeyUseCase).
+   */
   execute(apiKey: string): Promise<{ revoked: true }> {
     return this.uow.run(async () => {
       const revoked = await this.apiKeys.revokeByHash(ApiKeySecret.hash(apiKey), this.clock.now());

@@ -101,6 +101,8 @@ export class SqlDatabase implements OnApplicationShutdown {
   private readonly logger = new Logger(SqlDatabase.name);
   private readonly statements = new WeakMap<BetterSqlite3.Database, Map<string, BetterSqlite3.Statement>>();
   private reader: BetterSqlite3.Database | null | undefined;
+  /** `PRAGMA data_version` prepared on the read connection (commitVersion). */
+  private dataVersion: BetterSqlite3.Statement | undefined;
   /** writer connections whose busy timeout was shortened for the service's transactions */
   private readonly shortBusyWait = new WeakSet<BetterSqlite3.Database>();
   private authPool: MysqlPool | undefined;
@@ -134,6 +136,19 @@ export class SqlDatabase implements OnApplicationShutdown {
   /** Whether reads outside a transaction have a connection of their own (SQLite file databases). */
   get hasReadConnection(): boolean {
     return this.readConnection() !== null;
+  }
+
+  /**
+   * SQLite file: the read connection's `PRAGMA data_version`, which changes whenever another
+   * connection (the writer of this process, or any other process) has committed a change since,
+   * and never otherwise; a few microseconds, no page read. Null for MySQL and an in-memory
+   * database, which have no such number (UnitOfWork.commitVersion).
+   */
+  commitVersion(): number | null {
+    const reader = this.readConnection();
+    if (!reader) return null;
+    this.dataVersion ??= reader.prepare('PRAGMA data_version').pluck();
+    return this.dataVersion.get() as number;
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
@@ -285,6 +300,7 @@ export class SqlDatabase implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.reader?.close();
     this.reader = null;
+    this.dataVersion = undefined;
     const pool = this.authPool;
     this.authPool = undefined;
     if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));

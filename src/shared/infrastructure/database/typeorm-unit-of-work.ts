@@ -101,6 +101,10 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     );
   }
 
+  override commitVersion(): number | null {
+    return this.sql.commitVersion();
+  }
+
   /**
    * SQLite group commit: the units that arrive while a write transaction is open run one after
    * another inside it, each in a savepoint of its own, and are committed together. The COMMIT waits
