@@ -19,8 +19,8 @@ const NEWEST_TURN_WEIGHT = 0.2;
  *
  * A turn starts as many requests as fit in TURN_BUDGET_MS by the estimated cost of one: the loop
  * time between two turns divided by the requests started in the first of them, averaged over the
- * recent turns. Slow reads (a filtered listing) go one per turn; cheap ones (a lead by id, about
- * 70 µs) several, sparing a turn of the loop (its poll, its timers) per request.
+ * recent turns. Slow reads (a filtered listing) go one per turn; cheap ones (a lead by id, a few
+ * tens of µs) a dozen or more, sparing a turn of the loop (its poll, its timers) per request.
  *
  * A request that finds no one waiting starts at once, as long as the turn has admitted no other
  * request: an idle or lightly loaded service pays nothing. Writes skip the queue: their statements
