@@ -46,7 +46,8 @@ describe('FairTurns (docs/performance.md rule 10)', () => {
     }
     expect(started).toEqual(Array.from({ length: 400 }, (_, i) => i));
     expect(perTurn[0]).toBe(1); // the estimate starts at the budget
-    // The estimate approaches 1/12 ms from above (it starts at 1 ms), so 11 reads fit in a turn.
+    // The estimate approaches a twelfth of the budget from above (it starts at the budget), so 11
+    // reads fit in a turn.
     expect(perTurn.slice(-10, -1)).toEqual(Array(9).fill(11));
     expect(Math.max(...perTurn)).toBeLessThanOrEqual(12);
   });

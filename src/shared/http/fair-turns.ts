@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 
 /** The loop time a turn may give to the reads it starts, by its estimate of what one read costs. */
-export const TURN_BUDGET_MS = 1;
+export const TURN_BUDGET_MS = 3;
 /** Weight of the newest turn in the estimate of a read's cost (an exponential moving average). */
 const NEWEST_TURN_WEIGHT = 0.2;
 
