@@ -1,5 +1,5 @@
-import { limitHeapGrowth } from './shared/heap-growth';
-limitHeapGrowth(); // before the application allocates: docs/performance.md, rule 12
+import { tuneHeap } from './shared/heap-tuning';
+tuneHeap(); // before the application allocates: docs/performance.md, rules 12 and 16
 
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';

@@ -1,5 +1,8 @@
 import { DataSource } from 'typeorm';
+import { ClsService } from 'nestjs-cls';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
+import { AsyncContextGate } from '../../src/shared/infrastructure/database/async-context-gate';
+import { clsStorage } from '../../src/shared/infrastructure/database/database.module';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { migrations } from '../../src/database';
@@ -141,6 +144,33 @@ describe('UnitOfWork on the database under test', () => {
     // either the read waited for the commit (SQLite), or it saw only committed data (MySQL)
     if (seen.n === 1) expect(seen.at).toBeGreaterThanOrEqual(committedAt);
     else expect(seen.n).toBe(0);
+  });
+
+  it('keeps the transaction context on while a unit of work is in flight, and the promise hooks off after (docs/performance.md, rule 17)', async () => {
+    const storage = clsStorage(context.get(ClsService));
+    const gate = AsyncContextGate.install(storage);
+    // Node 20 (the engines' first line) keeps contexts by async hooks, which the gate switches off;
+    // over async context frames (Node 24) there is nothing to switch and no gate.
+    expect(gate !== null).toBe(typeof (storage as unknown as { _enable?: unknown })._enable === 'function');
+    if (!gate) return;
+    const name = unique('gate');
+    const seen: boolean[] = [];
+    const ids = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        uow.run(async () => {
+          const vendor = await vendors.insert(Vendor.register(`${name}-${i}`, new Date()));
+          await new Promise((resolve) => setImmediate(resolve));
+          seen.push(gate.hooksOn && sql.inTransaction);
+          return vendor.id!;
+        }),
+      ),
+    );
+    expect(seen).toEqual([true, true, true, true, true]);
+    expect(gate.contextsInUse).toBe(0);
+    expect(gate.hooksOn).toBe(false);
+    expect(await uow.read(() => vendors.exists(ids[4]!))).toBe(true);
+    expect(gate.hooksOn).toBe(false);
+    expect(await countVendors(name)).toBe(5);
   });
 });
 

@@ -1,10 +1,12 @@
+import type { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamicModule, Global, Inject, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ClsModule } from 'nestjs-cls';
+import { ClsModule, ClsService } from 'nestjs-cls';
 import { AppConfig } from '../../../config/app-config';
 import { UnitOfWork } from '../../application/unit-of-work';
+import { AsyncContextGate } from './async-context-gate';
 import { dataSourceOptions } from './data-source-options';
 import { EngineAwareDataSource } from './engine-aware-data-source';
 import { DatabaseSchema } from './database-schema';
@@ -57,9 +59,19 @@ export class DatabaseModule implements OnModuleInit {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly migrationRunner: MigrationRunner,
-  ) {}
+    cls: ClsService,
+  ) {
+    // The transaction context's storage switches Node's promise hooks off while no unit of work is
+    // in flight (docs/performance.md, rule 17).
+    AsyncContextGate.install(clsStorage(cls));
+  }
 
   async onModuleInit(): Promise<void> {
     if (this.config.migrationsRun) await this.migrationRunner.run();
   }
+}
+
+/** The AsyncLocalStorage behind nestjs-cls's ClsService (one per process). */
+export function clsStorage(cls: ClsService): AsyncLocalStorage<unknown> {
+  return (cls as unknown as { als: AsyncLocalStorage<unknown> }).als;
 }
