@@ -27,22 +27,30 @@ const SORT_COLUMNS: Record<LeadSortField, string> = {
   updatedAt: 'updated_at',
 };
 
-/** D28 for the lead `l`: another active lead, or another lead's contact, of the vendor has its email. */
-const IS_DUPLICATE = `(EXISTS (SELECT 1 FROM leads o
+/**
+ * D28 for the lead `l`: another active lead, or another lead's contact, of the vendor has its email.
+ * On MySQL the other leads are read by `ix_leads_vendor_email` by force: for the server-side
+ * prepared statements the service runs, MariaDB sometimes chose `ix_leads_partner_id` (whose
+ * first column is also vendor_id) for this subquery, reading every lead of the vendor, row by
+ * row, for each lead of a page; a page of 20 of 3,000 leads then took about half a second instead
+ * of a few milliseconds (docs/leads-indexes.md).
+ */
+const isDuplicateSql = (engine: DatabaseEngine): string => `(EXISTS (SELECT 1 FROM leads o${
+  engine === 'mysql' ? ' FORCE INDEX (ix_leads_vendor_email)' : ''
+}
                  WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
                    AND o.archived = 0 AND o.id <> l.id)
       OR ${otherContactHasEmailSql('l')})`;
 
-const duplicatesSql: string[] = [];
 /**
  * D28, in one statement for a whole page: another active lead, or another lead's contact, of the
  * vendor. `vendor_id + 0` keeps SQLite from walking the vendor's whole email index (it is covering,
  * so the planner likes it) instead of looking the page's ids up by primary key.
  */
-const DUPLICATES_SQL = (count: number): string =>
-  (duplicatesSql[count] ??= `SELECT l.id AS id FROM leads l
+const duplicatesSql = (engine: DatabaseEngine, count: number): string =>
+  `SELECT l.id AS id FROM leads l
   WHERE l.vendor_id + 0 = ? AND l.id IN (${Array.from({ length: count }, () => '?').join(', ')})
-    AND ${IS_DUPLICATE}`);
+    AND ${isDuplicateSql(engine)}`;
 
 /**
  * The ids of the bucket's leads whose first name or email starts with the keyword: two ranges, of
@@ -72,6 +80,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private readonly selectById: string;
   private readonly selectViewById: string;
   private readonly byIdsSql: string[] = [];
+  /** duplicatesSql by the number of ids, built once each. */
+  private readonly duplicatesByCount: string[] = [];
   private readonly lockById: string;
   /** A join whose left side stays the outer loop: SQLite's CROSS JOIN, MySQL's STRAIGHT_JOIN. */
   private readonly outerJoin: string;
@@ -87,7 +97,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
     this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
     this.counts = new LeadCounts(db);
     const byId = `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
-    this.selectViewById = `SELECT ${this.sql.selectList}, ${IS_DUPLICATE} AS isDuplicate
+    this.selectViewById = `SELECT ${this.sql.selectList}, ${isDuplicateSql(this.engine)} AS isDuplicate
       FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
     this.selectById = byId;
     // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
@@ -295,7 +305,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
 
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {
     if (leadIds.length === 0) return new Set();
-    const rows = await this.db.all<{ id: number | string }>(DUPLICATES_SQL(leadIds.length), [
+    const sql = (this.duplicatesByCount[leadIds.length] ??= duplicatesSql(this.engine, leadIds.length));
+    const rows = await this.db.all<{ id: number | string }>(sql, [
       vendorId,
       ...leadIds,
     ]);
