@@ -17,9 +17,9 @@ const GATED = Symbol('AsyncContextGate');
  *
  * On Node 20 an AsyncLocalStorage propagates its store with async hooks: once a context has been
  * entered, a hook runs for every promise the process creates and every promise reaction it runs,
- * in every request, whether or not that request has a context. The unit of work's contexts are
- * short (a write, or a read on MySQL), and most requests have none, yet the hooks cost a GET lead
- * about a third of its CPU. The gate counts the contexts in use: `run` opens one, and it stays in
+ * in every request, whether or not that request has a context. On SQLite only writes enter the
+ * unit of work's contexts, and most requests have none, yet the hooks cost a GET lead
+ * about a sixth of its CPU. The gate counts the contexts in use: `run` opens one, and it stays in
  * use until the callback returns, or, when the callback returns a promise, until that promise
  * settles. When the last one ends, the storage is disabled, and Node removes the hooks if no other
  * storage uses them; the next `run` enables it again (Node's own `run` does). Disabling takes no
