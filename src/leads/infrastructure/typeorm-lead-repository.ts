@@ -285,7 +285,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
     if (query.keyword) {
       // The prefix itself, tested on each match (or on each row of the status or source range).
       clauses.push(
-        `(${a}.first_name_normalized LIKE ? ESCAPE '!' OR ${a}.email_normalized LIKE ? ESCAPE '!')`,
+        `(${a}.first_name_normalized LIKE ${this.db.likeParam} ESCAPE '!' OR ${a}.email_normalized LIKE ${this.db.likeParam} ESCAPE '!')`,
       );
       const prefix = likePrefix(query.keyword);
       params.push(prefix, prefix);
@@ -306,10 +306,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
   async duplicatesAmong(vendorId: number, leadIds: number[]): Promise<Set<number>> {
     if (leadIds.length === 0) return new Set();
     const sql = (this.duplicatesByCount[leadIds.length] ??= duplicatesSql(this.engine, leadIds.length));
-    const rows = await this.db.all<{ id: number | string }>(sql, [
-      vendorId,
-      ...leadIds,
-    ]);
+    const rows = await this.db.all<{ id: number | string }>(sql, [vendorId, ...leadIds]);
     return new Set(rows.map((row) => Number(row.id)));
   }
 

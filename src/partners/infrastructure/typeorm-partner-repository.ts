@@ -124,7 +124,7 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
     }
     if (query.keyword) {
       clauses.push(
-        `(vp.company_name_normalized LIKE ? ESCAPE '!' OR vp.contact_email_normalized LIKE ? ESCAPE '!')`,
+        `(vp.company_name_normalized LIKE ${this.db.likeParam} ESCAPE '!' OR vp.contact_email_normalized LIKE ${this.db.likeParam} ESCAPE '!')`,
       );
       const prefix = likePrefix(query.keyword);
       params.push(prefix, prefix);
