@@ -1,4 +1,7 @@
 import BetterSqlite3 from 'better-sqlite3';
+import * as mysql from 'mysql2/promise';
+import { ClsService } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
 import { PartnerRepository } from '../../src/partners/application/partner-repository';
@@ -104,7 +107,121 @@ describe('reads beside an open write transaction', () => {
     } finally {
       other.close();
     }
+    // within this turn of the event loop the read connection keeps its snapshot (rule 19) ...
+    expect(uow.commitVersion()).toBe(committed);
+    // ... which the next request's arrival ends
+    uow.freshReads();
     expect(uow.commitVersion()).not.toBe(committed);
+  });
+
+  describe('one read transaction per turn of the event loop (rule 19)', () => {
+    const nameSql = 'SELECT first_name AS name FROM leads WHERE id = ?';
+    /** A committed lead named `Before`. */
+    async function committedLead(): Promise<{ id: number; vendorId: number }> {
+      const { vendorId } = await createVendor(t.app);
+      const partnerId = await insertConnectedPartner(t.app, vendorId);
+      const lead = Lead.submit(
+        {
+          vendorId,
+          partnerId,
+          details: LeadMother.details({ firstName: 'Before', emailAddress: `${unique('t')}@example.test` }),
+        },
+        new Date(),
+      );
+      await t.app.get(UnitOfWork).run(() => t.app.get(LeadRepository).insert(lead));
+      return { id: lead.id!, vendorId };
+    }
+    const name = async (id: number) =>
+      (await t.app.get(SqlDatabase).one<{ name: string }>(nameSql, [id]))?.name;
+    /** Renames the lead through a connection of its own, as another process would; synchronous on SQLite. */
+    async function renameElsewhere(id: number, to: string): Promise<void> {
+      if (isMysql()) {
+        const other = await mysql.createConnection(scratch.url);
+        try {
+          await other.execute('UPDATE leads SET first_name = ? WHERE id = ?', [to, id]);
+        } finally {
+          await other.end();
+        }
+        return;
+      }
+      const other = new BetterSqlite3(scratch.url.slice('sqlite:'.length));
+      try {
+        other.prepare('UPDATE leads SET first_name = ? WHERE id = ?').run(to, id);
+      } finally {
+        other.close();
+      }
+    }
+
+    it('keeps what the turn read until a request arrives, which sees every earlier commit (D9)', async () => {
+      const { id } = await committedLead();
+      const uow = t.app.get(UnitOfWork);
+      if (isMysql()) {
+        // MySQL's reads take no snapshot: each statement sees the last commit
+        expect(await name(id)).toBe('Before');
+        await renameElsewhere(id, 'After');
+        expect(await name(id)).toBe('After');
+        return;
+      }
+      const before = name(id); // the turn's first read begins the read transaction
+      const renamed = renameElsewhere(id, 'After'); // committed by now (SQLite is synchronous)
+      const sameTurn = name(id);
+      uow.freshReads(); // a request arrives
+      const afterArrival = name(id);
+      await renamed;
+      expect([await before, await sameTurn, await afterArrival]).toEqual(['Before', 'Before', 'After']);
+    });
+
+    it('ends the read transaction with the turn', async () => {
+      const { id } = await committedLead();
+      expect(await name(id)).toBe('Before');
+      await renameElsewhere(id, 'After');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await name(id)).toBe('After');
+    });
+
+    it('sees what this process commits at once: a unit of work, and a write outside one', async () => {
+      const { id } = await committedLead();
+      const db = t.app.get(SqlDatabase);
+      const rename = (to: string) => db.run('UPDATE leads SET first_name = ? WHERE id = ?', [to, id]);
+      if (!isMysql()) {
+        // the group commit's two steps, in one turn: a read between the unit and its COMMIT sees
+        // only what is committed, and the read after the COMMIT sees the unit
+        const seen = [await name(id)];
+        await t.app.get(ClsService).run(() => db.sqliteUnit(() => rename('Unit')));
+        seen.push(await name(id));
+        await db.commitSqliteBatch();
+        seen.push(await name(id));
+        expect(seen).toEqual(['Before', 'Before', 'Unit']);
+      }
+      await t.app.get(UnitOfWork).run(() => rename('Run'));
+      expect(await name(id)).toBe('Run');
+      // a write through TypeORM outside any unit of work commits at once, on the writing connection
+      expect(await name(id)).toBe('Run');
+      await t.app.get(DataSource).query('UPDATE leads SET first_name = ? WHERE id = ?', ['Direct', id]);
+      expect(await name(id)).toBe('Direct');
+    });
+
+    it('refuses a key revoked by another process to a request arriving in the same turn (D9)', async () => {
+      const { vendorId, apiKey } = await createVendor(t.app);
+      const get = () => t.app.inject({ method: 'GET', url: '/api/v1/vendors/nothing', headers: { 'x-api-key': apiKey } });
+      expect((await get()).statusCode).toBe(404); // accepted, and remembered as valid (rule 15)
+      if (isMysql()) {
+        const other = await mysql.createConnection(scratch.url);
+        await other.execute('UPDATE api_keys SET revoked_at = CURRENT_TIMESTAMP WHERE vendor_id = ?', [vendorId]);
+        await other.end();
+        expect((await get()).statusCode).toBe(401);
+        return;
+      }
+      expect(t.app.get(UnitOfWork).commitVersion()).toEqual(expect.any(Number)); // a read of this turn
+      const other = new BetterSqlite3(scratch.url.slice('sqlite:'.length));
+      try {
+        other.prepare("UPDATE api_keys SET revoked_at = datetime('now') WHERE vendor_id = ?").run(vendorId);
+      } finally {
+        other.close();
+      }
+      const refused = get(); // arrives in this turn, while the turn's read transaction is open
+      expect((await refused).statusCode).toBe(401);
+    });
   });
 
   it('gives the partner, partner user, webhook endpoint and delivery reads only what is committed (rule 3)', async () => {

@@ -22,6 +22,13 @@ export abstract class UnitOfWork {
   commitVersion(): number | null {
     return null;
   }
+
+  /**
+   * Reads made from now on see every change committed before this call, by this process or any
+   * other. Called as each request arrives: a store whose reads share a snapshot within one turn of
+   * the event loop (SQLite, docs/performance.md rule 19) starts a new one; others need nothing.
+   */
+  freshReads(): void {}
 }
 
 /**

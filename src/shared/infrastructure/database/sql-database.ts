@@ -111,6 +111,8 @@ export class SqlDatabase implements OnApplicationShutdown {
   private reader: BetterSqlite3.Database | null | undefined;
   /** `PRAGMA data_version` prepared on the read connection (commitVersion). */
   private dataVersion: BetterSqlite3.Statement | undefined;
+  /** The read connection's BEGIN and COMMIT, and the writer's total_changes() when it began. */
+  private snapshot: ReadSnapshot | undefined;
   /** writer connections whose busy timeout was shortened for the service's transactions */
   private readonly shortBusyWait = new WeakSet<BetterSqlite3.Database>();
   private authPool: MysqlPool | undefined;
@@ -154,10 +156,19 @@ export class SqlDatabase implements OnApplicationShutdown {
    * database, which have no such number (UnitOfWork.commitVersion).
    */
   commitVersion(): number | null {
-    const reader = this.readConnection();
+    const reader = this.snapshotReader();
     if (!reader) return null;
     this.dataVersion ??= reader.prepare('PRAGMA data_version').pluck();
     return this.dataVersion.get() as number;
+  }
+
+  /**
+   * Reads made from now on see every change committed before this call, by this process or any
+   * other: the read transaction the read connection holds (rule 19) ends here. Called as each
+   * request arrives. Nothing to do on MySQL and an in-memory SQLite, whose reads take no snapshot.
+   */
+  endReadSnapshot(): void {
+    if (this.snapshot?.reader.inTransaction) this.snapshot.commit.run();
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
@@ -256,6 +267,9 @@ export class SqlDatabase implements OnApplicationShutdown {
     const batch = this.batch;
     if (!batch) return;
     this.batch = null;
+    // Reads after this COMMIT must see it (rule 19); and a read transaction left open would keep
+    // the COMMIT's checkpoint from copying the frames it holds.
+    this.endReadSnapshot();
     try {
       this.writer().exec('COMMIT');
     } catch (error) {
@@ -310,6 +324,7 @@ export class SqlDatabase implements OnApplicationShutdown {
     this.reader?.close();
     this.reader = null;
     this.dataVersion = undefined;
+    this.snapshot = undefined;
     const pool = this.authPool;
     this.authPool = undefined;
     if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));
@@ -367,7 +382,33 @@ export class SqlDatabase implements OnApplicationShutdown {
   private sqliteConnection(): BetterSqlite3.Database {
     if (this.inTransaction || (this.cls.isActive() && this.txHost.isTransactionActive()))
       return this.writer();
-    return this.readConnection() ?? this.writer();
+    return this.snapshotReader() ?? this.writer();
+  }
+
+  /**
+   * The read connection, inside a read transaction shared by the reads of one turn of the event
+   * loop (docs/performance.md, rule 19). Outside a transaction each SQLite statement takes and
+   * releases WAL's read lock, two system calls (`fcntl`) and some 4.5 µs, more than reading a
+   * lead by id; in one read transaction only the first statement does. The transaction ends when
+   * a request arrives (`endReadSnapshot`), before this process commits, when this process's
+   * writing connection has changed rows since it began (a write outside a unit of work commits
+   * at once), and at the end of the turn (setImmediate), whichever comes first. So a read sees
+   * every change committed before the request it serves arrived, and every change this process
+   * committed before it.
+   */
+  private snapshotReader(): BetterSqlite3.Database | null {
+    const reader = this.readConnection();
+    if (!reader) return null;
+    const snapshot = (this.snapshot ??= new ReadSnapshot(reader));
+    const changes = (this.prepared(this.writer(), TOTAL_CHANGES, true).get() as [number])[0];
+    if (reader.inTransaction) {
+      if (changes === snapshot.writerChanges) return reader;
+      snapshot.commit.run();
+    }
+    snapshot.begin.run();
+    snapshot.writerChanges = changes;
+    snapshot.endThisTurn();
+    return reader;
   }
 
   private readConnection(): BetterSqlite3.Database | null {
@@ -478,5 +519,32 @@ class SqliteBatch {
   settle(error?: unknown): void {
     if (error === undefined) this.resolve();
     else this.reject(error);
+  }
+}
+
+const TOTAL_CHANGES = 'SELECT total_changes()';
+
+/** The read transaction of SqlDatabase's read connection (rule 19) and its statements. */
+class ReadSnapshot {
+  readonly begin: BetterSqlite3.Statement;
+  readonly commit: BetterSqlite3.Statement;
+  /** the writing connection's total_changes() when the read transaction began */
+  writerChanges = 0;
+  private endScheduled = false;
+  private readonly end = (): void => {
+    this.endScheduled = false;
+    if (this.reader.open && this.reader.inTransaction) this.commit.run();
+  };
+
+  constructor(readonly reader: BetterSqlite3.Database) {
+    this.begin = reader.prepare('BEGIN');
+    this.commit = reader.prepare('COMMIT');
+  }
+
+  /** Ends the read transaction at the end of this turn of the event loop, if nothing ends it before. */
+  endThisTurn(): void {
+    if (this.endScheduled) return;
+    this.endScheduled = true;
+    setImmediate(this.end);
   }
 }

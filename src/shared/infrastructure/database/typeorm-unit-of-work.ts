@@ -105,6 +105,10 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     return this.sql.commitVersion();
   }
 
+  override freshReads(): void {
+    this.sql.endReadSnapshot();
+  }
+
   /**
    * SQLite group commit: the units that arrive while a write transaction is open run one after
    * another inside it, each in a savepoint of its own, and are committed together. The COMMIT waits
