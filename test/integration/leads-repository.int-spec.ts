@@ -77,6 +77,53 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
     expect(found!.snapshot().createdAt.toISOString()).toBe('2026-03-04T05:06:07.089Z');
   });
 
+  describe('update (docs/performance.md, rule 20)', () => {
+    const cityOf = async (id: number) =>
+      (
+        (await t.app.get(DataSource).query('SELECT city FROM leads WHERE id = ?', [id])) as { city: string }[]
+      )[0]!.city;
+    const setCityElsewhere = (id: number, city: string) =>
+      t.app.get(DataSource).query('UPDATE leads SET city = ? WHERE id = ?', [city, id]);
+
+    it('writes only the columns that changed: a column it did not change keeps what was written meanwhile', async () => {
+      const lead = await stored({ city: 'Lyon' });
+      const loaded = (await uow.run(() => leads.lockForVendor(lead.id!, vendorId)))!;
+      await setCityElsewhere(lead.id!, 'Nantes'); // after the load, by another writer
+      loaded.update({ jobTitle: 'CTO' }, new Date());
+      loaded.approve(new Date());
+      await uow.run(() => leads.update(loaded));
+      const found = (await uow.run(() => leads.findForVendor(lead.id!, vendorId)))!;
+      expect(found.snapshot()).toEqual({ ...loaded.snapshot(), city: 'Nantes' });
+      expect(found.approvalStatus).toBe('APPROVED');
+    });
+
+    it('writes every field that changed, in one update after another of the same lead', async () => {
+      const at = new Date('2026-05-06T07:08:09.123Z');
+      const lead = await stored({ city: 'Lyon', leadAge: 3 }, at);
+      lead.update(
+        { city: 'Nice', leadAge: 0, phoneNumber: null, emailAddress: email('moved') },
+        new Date(at.getTime() + 1),
+      );
+      await uow.run(() => leads.update(lead));
+      lead.reject('no budget', new Date(at.getTime() + 2));
+      await uow.run(() => leads.update(lead));
+      lead.archive(new Date(at.getTime() + 3));
+      await uow.run(() => leads.update(lead));
+      const found = (await uow.run(() => leads.findForVendor(lead.id!, vendorId)))!;
+      expect(found.snapshot()).toEqual(lead.snapshot());
+      expect(found.archived).toBe(true);
+      expect(await uow.run(() => leads.emailTaken(vendorId, partnerId, lead.emailNormalized))).toBe(true);
+    });
+
+    it('writes nothing when nothing changed', async () => {
+      const lead = await stored({ city: 'Lyon' });
+      const loaded = (await uow.run(() => leads.lockForVendor(lead.id!, vendorId)))!;
+      await setCityElsewhere(lead.id!, 'Nantes');
+      await uow.run(() => leads.update(loaded));
+      expect(await cityOf(lead.id!)).toBe('Nantes');
+    });
+  });
+
   it("does not find another vendor's lead (D27)", async () => {
     const lead = await stored();
     const other = await createVendor(t.app);
@@ -179,7 +226,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       );
     });
 
-    it("reads the other leads by ix_leads_vendor_email, for a page and for one lead (docs/leads-indexes.md)", async () => {
+    it('reads the other leads by ix_leads_vendor_email, for a page and for one lead (docs/leads-indexes.md)', async () => {
       // MariaDB once chose ix_leads_partner_id (first column vendor_id too) for this subquery of the
       // service's prepared statements, reading every lead of the vendor for each lead of a page: a
       // list request took 80 ms instead of 5. That choice could not be staged here, so this checks
@@ -189,7 +236,10 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       const db = t.app.get(SqlDatabase);
       const sent: { sql: string; params: readonly unknown[] }[] = [];
       for (const method of ['all', 'one', 'rows'] as const) {
-        const original = db[method].bind(db) as (sql: string, params?: readonly unknown[]) => Promise<unknown>;
+        const original = db[method].bind(db) as (
+          sql: string,
+          params?: readonly unknown[],
+        ) => Promise<unknown>;
         jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly unknown[] = []) => {
           if (sql.includes('FROM leads o')) sent.push({ sql, params });
           return original(sql, params);
@@ -205,7 +255,12 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       const dataSource = t.app.get(DataSource);
       for (const { sql, params } of sent) {
         const plan = isMysql()
-          ? ((await dataSource.query(`EXPLAIN ${sql}`, [...params])) as { table: string; key: string | null }[])
+          ? (
+              (await dataSource.query(`EXPLAIN ${sql}`, [...params])) as {
+                table: string;
+                key: string | null;
+              }[]
+            )
               .filter((row) => row.table === 'o')
               .map((row) => row.key)
           : ((await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, [...params])) as { detail: string }[])

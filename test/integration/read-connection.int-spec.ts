@@ -203,11 +203,14 @@ describe('reads beside an open write transaction', () => {
 
     it('refuses a key revoked by another process to a request arriving in the same turn (D9)', async () => {
       const { vendorId, apiKey } = await createVendor(t.app);
-      const get = () => t.app.inject({ method: 'GET', url: '/api/v1/vendors/nothing', headers: { 'x-api-key': apiKey } });
+      const get = () =>
+        t.app.inject({ method: 'GET', url: '/api/v1/vendors/nothing', headers: { 'x-api-key': apiKey } });
       expect((await get()).statusCode).toBe(404); // accepted, and remembered as valid (rule 15)
       if (isMysql()) {
         const other = await mysql.createConnection(scratch.url);
-        await other.execute('UPDATE api_keys SET revoked_at = CURRENT_TIMESTAMP WHERE vendor_id = ?', [vendorId]);
+        await other.execute('UPDATE api_keys SET revoked_at = CURRENT_TIMESTAMP WHERE vendor_id = ?', [
+          vendorId,
+        ]);
         await other.end();
         expect((await get()).statusCode).toBe(401);
         return;

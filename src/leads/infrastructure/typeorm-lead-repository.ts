@@ -85,8 +85,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private readonly lockById: string;
   /** A join whose left side stays the outer loop: SQLite's CROSS JOIN, MySQL's STRAIGHT_JOIN. */
   private readonly outerJoin: string;
-  /** The bucket each loaded or inserted lead is stored in, so an update knows what it moves. */
-  private readonly storedBuckets = new WeakMap<Lead, LeadBucket>();
+  /**
+   * Each loaded or inserted lead's row as stored, so that an update writes only the columns that
+   * changed (rule 20) and knows which count bucket the lead leaves.
+   */
+  private readonly storedRows = new WeakMap<Lead, LeadOrmEntity>();
 
   constructor(
     private readonly db: SqlDatabase,
@@ -106,27 +109,31 @@ export class TypeOrmLeadRepository extends LeadRepository {
   }
 
   async insert(lead: Lead): Promise<void> {
+    const row = LeadMapper.toRow(lead);
     try {
-      const { insertId } = await this.db.run(this.sql.insert, this.sql.values(LeadMapper.toRow(lead)));
+      const { insertId } = await this.db.run(this.sql.insert, this.sql.values(row));
       lead.identify(insertId);
     } catch (error) {
       throw translate(error);
     }
     await this.counts.added(lead);
-    this.storedBuckets.set(lead, bucketOf(lead));
+    this.storedRows.set(lead, row);
   }
 
   async update(lead: Lead): Promise<void> {
-    const row = LeadMapper.toRow(lead);
-    try {
-      await this.db.run(this.sql.updateById, [...this.sql.values(row), lead.id!]);
-    } catch (error) {
-      throw translate(error);
-    }
-    const before = this.storedBuckets.get(lead);
+    const before = this.storedRows.get(lead);
     if (!before) throw new Error(`lead ${lead.id} was not loaded by this repository`);
-    await this.counts.moved(lead, before, bucketOf(lead));
-    this.storedBuckets.set(lead, bucketOf(lead));
+    const row = LeadMapper.toRow(lead);
+    const changed = this.sql.updateChanged(row, before);
+    if (changed) {
+      try {
+        await this.db.run(changed.sql, [...changed.values, lead.id!]);
+      } catch (error) {
+        throw translate(error);
+      }
+    }
+    await this.counts.moved(lead, bucketOfRow(before), bucketOf(lead));
+    this.storedRows.set(lead, row);
   }
 
   async findForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
@@ -310,11 +317,16 @@ export class TypeOrmLeadRepository extends LeadRepository {
     return new Set(rows.map((row) => Number(row.id)));
   }
 
-  private restore(row: readonly unknown[]): Lead {
-    const lead = LeadMapper.toDomain(this.sql.fromArray(row));
-    this.storedBuckets.set(lead, bucketOf(lead));
+  private restore(values: readonly unknown[]): Lead {
+    const row = this.sql.fromArray(values);
+    const lead = LeadMapper.toDomain(row);
+    this.storedRows.set(lead, row);
     return lead;
   }
+}
+
+function bucketOfRow(row: LeadOrmEntity): LeadBucket {
+  return { archived: Boolean(row.archived), approvalStatus: row.approvalStatus };
 }
 
 function translate(error: unknown): unknown {
