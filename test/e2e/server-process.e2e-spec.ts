@@ -90,6 +90,49 @@ describe('server process (node dist/main.js)', () => {
     expect(await refused.json()).toMatchObject({ message: 'INVALID_API_KEY' });
   });
 
+  it('refuses a revoked key to every request sent after the revocation, while under load (D9)', async () => {
+    // With requests always in flight, the server keeps SQLite read transactions open across the
+    // reads of each turn of its event loop (docs/performance.md, rule 19); none sent after the
+    // revocation may be answered from one begun before it. The exact case, a request arriving in
+    // the same turn as the revocation, is made deterministically in read-connection.int-spec.ts.
+    const loaded = await startServer({
+      DATABASE_URL: scratch.url,
+      RATE_LIMIT_PER_MINUTE: '0',
+      AUTH_FAILURES_PER_MINUTE: '0',
+    });
+    try {
+      const { apiKey: key } = cli({ DATABASE_URL: scratch.url }, 'api-keys:create', '--vendor', '1') as {
+        apiKey: string;
+      };
+      let revoked = false;
+      let stop = false;
+      const before: number[] = [];
+      const after: number[] = [];
+      const loop = async () => {
+        while (!stop) {
+          const sentAfterRevocation = revoked;
+          const { status } = await fetch(`${loaded.baseUrl}/api/v1/vendors/x`, {
+            headers: { 'X-API-KEY': key },
+          });
+          (sentAfterRevocation ? after : before).push(status);
+        }
+      };
+      const loops = Array.from({ length: 16 }, loop);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // execFileSync: this process sends nothing until the revocation is committed
+      cli({ DATABASE_URL: scratch.url }, 'api-keys:revoke', '--key', key);
+      revoked = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      stop = true;
+      await Promise.all(loops);
+      expect(before.filter((status) => status === 404).length).toBeGreaterThan(50);
+      expect(after.length).toBeGreaterThan(50);
+      expect(after.filter((status) => status !== 401)).toEqual([]);
+    } finally {
+      await loaded.stop('SIGKILL');
+    }
+  });
+
   it('on SIGTERM exits 0 within 10 s, answering what it had received (D41)', async () => {
     // Requests racing the signal: each one either gets its proper answer (404 here) or is refused at
     // the connection, never a broken answer or a body outside the contract. That a request being
