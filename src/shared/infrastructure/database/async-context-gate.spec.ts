@@ -2,7 +2,20 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as turn } from 'node:timers/promises';
 import { AsyncContextGate } from './async-context-gate';
 
-// docs/performance.md, rule 17. Node 20's AsyncLocalStorage works by async hooks, so the gate applies.
+// docs/performance.md, rule 17. Node 20's AsyncLocalStorage works by async hooks, so the gate
+// applies; over async context frames (Node 24, or Node 22 with --experimental-async-context-frame)
+// there are no hooks to switch off, and the gate installs nothing.
+const hookBased = typeof (new AsyncLocalStorage() as unknown as { _enable?: unknown })._enable === 'function';
+
+describe('AsyncContextGate.install', () => {
+  it(`gates ${hookBased ? 'this hook-based' : 'nothing over this frame-based'} AsyncLocalStorage`, () => {
+    const gate = AsyncContextGate.install(new AsyncLocalStorage<unknown>());
+    if (hookBased) expect(gate).toBeInstanceOf(AsyncContextGate);
+    else expect(gate).toBeNull();
+    expect(AsyncContextGate.install(undefined)).toBeNull();
+  });
+});
+
 function gated(): { storage: AsyncLocalStorage<string>; gate: AsyncContextGate } {
   const storage = new AsyncLocalStorage<string>();
   const gate = AsyncContextGate.install(storage as AsyncLocalStorage<unknown>);
@@ -17,7 +30,9 @@ async function storeAfterAwaits(storage: AsyncLocalStorage<string>): Promise<str
   return storage.getStore();
 }
 
-describe('AsyncContextGate', () => {
+// The cases below need a hook-based storage: over async context frames they are skipped, and the
+// test above checks that nothing is installed there instead.
+(hookBased ? describe : describe.skip)('AsyncContextGate over a hook-based AsyncLocalStorage', () => {
   it('switches the storage off once installed, and on only while a context is in use', async () => {
     const fresh = gated();
     expect(fresh.gate.hooksOn).toBe(false);
