@@ -31,10 +31,10 @@ export class EntitySql<E extends ObjectLiteral> {
     const written = columns.filter((c) => !c.isGenerated);
     this.properties = written.map((c) => c.propertyName);
     this.writtenColumns = written.map((c) => c.databaseName);
-    this.insert = `INSERT INTO ${this.table} (${written.map((c) => c.databaseName).join(', ')}) VALUES (${written
+    this.insert = `INSERT INTO ${this.table} (${this.writtenColumns.join(', ')}) VALUES (${written
       .map(() => '?')
       .join(', ')})`;
-    this.updateById = `UPDATE ${this.table} SET ${written.map((c) => `${c.databaseName} = ?`).join(', ')} WHERE id = ?`;
+    this.updateById = `UPDATE ${this.table} SET ${this.writtenColumns.map((c) => `${c} = ?`).join(', ')} WHERE id = ?`;
     const isDate = (type: unknown) => type === 'datetime' || type === Date;
     this.dateProperties = columns.filter((c) => isDate(c.type)).map((c) => c.propertyName);
     // One object literal with every property in the order of `selectList`: every row gets the same

@@ -173,7 +173,7 @@ export class SqlDatabase implements OnApplicationShutdown {
    * request arrives. Nothing to do on MySQL and an in-memory SQLite, whose reads take no snapshot.
    */
   endReadSnapshot(): void {
-    if (this.snapshot?.reader.inTransaction) this.snapshot.commit.run();
+    this.snapshot?.end();
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
@@ -406,13 +406,7 @@ export class SqlDatabase implements OnApplicationShutdown {
     if (!reader) return null;
     const snapshot = (this.snapshot ??= new ReadSnapshot(reader));
     const changes = (this.prepared(this.writer(), TOTAL_CHANGES, true).get() as [number])[0];
-    if (reader.inTransaction) {
-      if (changes === snapshot.writerChanges) return reader;
-      snapshot.commit.run();
-    }
-    snapshot.begin.run();
-    snapshot.writerChanges = changes;
-    snapshot.endThisTurn();
+    if (!reader.inTransaction || changes !== snapshot.writerChanges) snapshot.restart(changes);
     return reader;
   }
 
@@ -536,25 +530,36 @@ const TOTAL_CHANGES = 'SELECT total_changes()';
 
 /** The read transaction of SqlDatabase's read connection (rule 19) and its statements. */
 class ReadSnapshot {
-  readonly begin: BetterSqlite3.Statement;
-  readonly commit: BetterSqlite3.Statement;
   /** the writing connection's total_changes() when the read transaction began */
   writerChanges = 0;
+  private readonly begin: BetterSqlite3.Statement;
+  private readonly commit: BetterSqlite3.Statement;
   private endScheduled = false;
-  private readonly end = (): void => {
+  private readonly endOfTurn = (): void => {
     this.endScheduled = false;
-    if (this.reader.open && this.reader.inTransaction) this.commit.run();
+    this.end();
   };
 
-  constructor(readonly reader: BetterSqlite3.Database) {
+  constructor(private readonly reader: BetterSqlite3.Database) {
     this.begin = reader.prepare('BEGIN');
     this.commit = reader.prepare('COMMIT');
   }
 
-  /** Ends the read transaction at the end of this turn of the event loop, if nothing ends it before. */
-  endThisTurn(): void {
+  /** Ends the read transaction, if one is open. */
+  end(): void {
+    if (this.reader.open && this.reader.inTransaction) this.commit.run();
+  }
+
+  /**
+   * Ends the open read transaction, if any, and begins another, which ends at the end of this turn
+   * of the event loop if nothing ends it before.
+   */
+  restart(writerChanges: number): void {
+    this.end();
+    this.begin.run();
+    this.writerChanges = writerChanges;
     if (this.endScheduled) return;
     this.endScheduled = true;
-    setImmediate(this.end);
+    setImmediate(this.endOfTurn);
   }
 }
