@@ -27,7 +27,7 @@ import { listQuery } from '../unit/leads/setup';
   async function recordListing(vendorId: number, partnerId: number, overrides: Partial<LeadListQuery>) {
     const db = t.app.get(SqlDatabase);
     const statements: [string, readonly SqlValue[]][] = [];
-    for (const method of ['one', 'rows'] as const) {
+    for (const method of ['one', 'rows', 'packedRows'] as const) {
       const original = db[method].bind(db);
       jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
         statements.push([sql, params]);

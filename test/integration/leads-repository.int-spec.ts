@@ -77,6 +77,30 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
     expect(found!.snapshot().createdAt.toISOString()).toBe('2026-03-04T05:06:07.089Z');
   });
 
+  it('reads text of any kind back unchanged, through every read of a lead (docs/performance.md, rule 21)', async () => {
+    // On SQLite these reads come packed as one JSON array per row: quotes, backslashes, control
+    // characters, NUL, line separators and characters beyond the BMP must survive the trip.
+    const lead = await stored({
+      firstName: 'Zoë "Q" \\ /',
+      lastName: 'a\u0000b',
+      companyName: '\u0001\u001f\u007f tab\there',
+      productsInterested: 'line\nbreak \u2028 \u2029 </script>',
+      city: '😀𝄞',
+      jobTitle: '{"json": [1, 2]}',
+      externalId: '[null]',
+      businessImpactMetrics: null,
+      leadAge: 2147483647,
+    });
+    const expected = lead.snapshot();
+    expect((await uow.read(() => leads.findForVendor(lead.id!, vendorId)))!.snapshot()).toEqual(expected);
+    expect((await uow.read(() => leads.findViewForVendor(lead.id!, vendorId)))!.lead.snapshot()).toEqual(
+      expected,
+    );
+    expect((await uow.run(() => leads.lockForVendor(lead.id!, vendorId)))!.snapshot()).toEqual(expected);
+    const page = await uow.read(() => leads.listForPartner(query({ keyword: 'zoë' })));
+    expect(page.leads.map((found) => found.snapshot())).toEqual([expected]);
+  });
+
   describe('update (docs/performance.md, rule 20)', () => {
     const cityOf = async (id: number) =>
       (
@@ -235,7 +259,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       const b = await stored();
       const db = t.app.get(SqlDatabase);
       const sent: { sql: string; params: readonly unknown[] }[] = [];
-      for (const method of ['all', 'one', 'rows'] as const) {
+      for (const method of ['all', 'one', 'rows', 'packedRows'] as const) {
         const original = db[method].bind(db) as (
           sql: string,
           params?: readonly unknown[],

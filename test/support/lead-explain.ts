@@ -113,6 +113,9 @@ async function main(): Promise<void> {
         one: async (sql: string, p: unknown[] = []) => ((await runner.query(sql, p)) as unknown[])[0],
         rows: async (sql: string, p: unknown[] = []) =>
           ((await runner.query(sql, p)) as Record<string, unknown>[]).map((r) => Object.values(r)),
+        packedColumns: (columns: string) => columns,
+        packedRows: async (sql: string, p: unknown[] = []) =>
+          ((await runner.query(sql, p)) as Record<string, unknown>[]).map((r) => Object.values(r)),
         run: (sql: string, p: unknown[] = []) => runner.query(sql, p),
       } as unknown as SqlDatabase;
     };

@@ -9,6 +9,7 @@ import {
 import { WRITABLE_FIELDS_IN_LEAD_ORDER } from '../domain/lead-details';
 import { LEAD_HISTORY_ACTIONS, LeadHistoryAction, LeadHistoryEntry } from '../domain/lead-history';
 import { APPROVAL_STATUSES, ApprovalStatus } from '../domain/lead-transitions';
+import { isoDateTime } from '../../shared/domain/date-time';
 
 const NULLABLE = true;
 
@@ -61,7 +62,7 @@ export class LeadHistoryEntryResponse {
 
 export function toLeadHistoryEntryResponse(entry: LeadHistoryEntry): LeadHistoryEntryResponse {
   return {
-    at: entry.at.toISOString(), // D1
+    at: isoDateTime(entry.at), // D1
     action: entry.action,
     approvalStatusFrom: entry.approvalStatusFrom,
     approvalStatusTo: entry.approvalStatusTo,

@@ -12,6 +12,7 @@ import {
 import { LeadApproval, LeadView } from '../application/lead-views';
 import { APPROVAL_STATUSES, ApprovalStatus } from '../domain/lead-transitions';
 import { SUBMITTED_BY_TYPES, SubmittedByType } from '../domain/lead';
+import { isoDateTime } from '../../shared/domain/date-time';
 
 const NULLABLE = true;
 
@@ -33,7 +34,10 @@ export class LeadResponse {
   @TextField({}, NULLABLE) city!: string | null;
   @TextField({}, NULLABLE) state!: string | null;
   @TextField({}, NULLABLE) country!: string | null;
-  @IdField({ description: 'id of one of the vendor’s lead sources (GET lead-options)', example: null }, NULLABLE)
+  @IdField(
+    { description: 'id of one of the vendor’s lead sources (GET lead-options)', example: null },
+    NULLABLE,
+  )
   source!: number | null;
   @IdField({ description: 'id of one of the vendor’s lead statuses', example: null }, NULLABLE)
   status!: number | null;
@@ -48,7 +52,11 @@ export class LeadResponse {
   @TextField({ description: 'the comment of the first reject that landed (D32)' }, NULLABLE)
   rejectComment!: string | null;
   @DateTimeField({}, NULLABLE) lastActiveAt!: string | null;
-  @EnumField(SUBMITTED_BY_TYPES, { description: 'API for leads created through this API (D26)', example: 'API' }, NULLABLE)
+  @EnumField(
+    SUBMITTED_BY_TYPES,
+    { description: 'API for leads created through this API (D26)', example: 'API' },
+    NULLABLE,
+  )
   submittedByType!: SubmittedByType | null;
   @BooleanField({
     description: 'another non-archived lead or a contact of the vendor has the same email address (D28)',
@@ -96,12 +104,12 @@ export function toLeadResponse({ lead, isDuplicate }: LeadView): LeadResponse {
     approvalStatus: s.approvalStatus,
     rejectReason: s.rejectReason,
     rejectComment: s.rejectComment,
-    lastActiveAt: s.lastActiveAt ? s.lastActiveAt.toISOString() : null,
+    lastActiveAt: s.lastActiveAt ? isoDateTime(s.lastActiveAt) : null,
     submittedByType: s.submittedByType,
     isDuplicate,
     archived: s.archived,
-    createdAt: s.createdAt.toISOString(),
-    updatedAt: s.updatedAt.toISOString(),
+    createdAt: isoDateTime(s.createdAt),
+    updatedAt: isoDateTime(s.updatedAt),
   };
 }
 

@@ -99,8 +99,9 @@ export class TypeOrmLeadRepository extends LeadRepository {
     this.engine = engineOf(dataSource);
     this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
     this.counts = new LeadCounts(db);
-    const byId = `SELECT ${this.sql.selectList} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
-    this.selectViewById = `SELECT ${this.sql.selectList}, ${isDuplicateSql(this.engine)} AS isDuplicate
+    // Wide rows, read packed (docs/performance.md, rule 21).
+    const byId = `SELECT ${db.packedColumns(this.sql.columnList)} FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
+    this.selectViewById = `SELECT ${db.packedColumns(`${this.sql.columnList}, ${isDuplicateSql(this.engine)}`)}
       FROM leads l WHERE l.id = ? AND l.vendor_id = ?`;
     this.selectById = byId;
     // SELECT ... FOR UPDATE on MySQL. SQLite has no row locks; the UnitOfWork serializes its transactions.
@@ -137,17 +138,17 @@ export class TypeOrmLeadRepository extends LeadRepository {
   }
 
   async findForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    const [row] = await this.db.rows(this.selectById, [leadId, vendorId]);
+    const [row] = await this.db.packedRows(this.selectById, [leadId, vendorId]);
     return row ? this.restore(row) : null;
   }
 
   async findViewForVendor(leadId: number, vendorId: number): Promise<LeadView | null> {
-    const [row] = await this.db.rows(this.selectViewById, [leadId, vendorId]);
+    const [row] = await this.db.packedRows(this.selectViewById, [leadId, vendorId]);
     return row ? { lead: this.restore(row), isDuplicate: Boolean(row[row.length - 1]) } : null;
   }
 
   async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    const [row] = await this.db.rows(this.lockById, [leadId, vendorId]);
+    const [row] = await this.db.packedRows(this.lockById, [leadId, vendorId]);
     return row ? this.restore(row) : null;
   }
 
@@ -184,16 +185,17 @@ export class TypeOrmLeadRepository extends LeadRepository {
     const [idsSql, params] = this.pageIdsQuery(query);
     const ids = (await this.db.rows(idsSql, params)).map((row) => row[0] as number);
     if (ids.length === 0) return [];
-    const rows = await this.db.rows(this.selectByIds(ids.length), ids);
+    const rows = await this.db.packedRows(this.selectByIds(ids.length), ids);
     const position = new Map(ids.map((id, index) => [id, index]));
     return rows.sort((a, b) => position.get(a[0] as number)! - position.get(b[0] as number)!);
   }
 
   private selectByIds(count: number): string {
-    return (this.byIdsSql[count] ??= `SELECT ${this.sql.selectList} FROM leads l WHERE l.id IN (${Array.from(
-      { length: count },
-      () => '?',
-    ).join(', ')})`);
+    return (this.byIdsSql[count] ??=
+      `SELECT ${this.db.packedColumns(this.sql.columnList)} FROM leads l WHERE l.id IN (${Array.from(
+        { length: count },
+        () => '?',
+      ).join(', ')})`);
   }
 
   /**

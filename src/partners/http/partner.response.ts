@@ -10,6 +10,7 @@ import {
 import { PARTNER_TYPES, Partner, PartnerType } from '../domain/partner';
 import { PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { PartnerUserBody } from './partner.dto';
+import { isoDateTime } from '../../shared/domain/date-time';
 
 const NULLABLE = true;
 
@@ -75,7 +76,7 @@ export function toPartnerUserResponse(user: PartnerUser): PartnerUserResponse {
     emailAddress: user.emailAddress,
     phoneNumber: user.phoneNumber,
     jobTitle: user.jobTitle,
-    lastActiveAt: user.lastActiveAt?.toISOString() ?? null, // D1
+    lastActiveAt: user.lastActiveAt ? isoDateTime(user.lastActiveAt) : null, // D1
   };
 }
 
@@ -98,8 +99,8 @@ export function toPartnerResponse(partner: Partner, users: readonly PartnerUser[
     contactRole: p.contactRole,
     type: p.type as PartnerType | null,
     users: users === null ? null : users.map(toPartnerUserResponse),
-    invitedAt: p.invitedAt?.toISOString() ?? null,
-    createdAt: p.createdAt.toISOString(),
+    invitedAt: p.invitedAt ? isoDateTime(p.invitedAt) : null,
+    createdAt: isoDateTime(p.createdAt),
   };
 }
 

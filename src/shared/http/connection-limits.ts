@@ -6,6 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig, HttpLimits } from '../../config/app-config';
 import type { AuthErrorBody, StandardErrorBody } from './error-response';
+import { isoDateTime } from '../domain/date-time';
 
 /**
  * What a client may hold on the public port, and how the port lets go of its clients on SIGTERM
@@ -167,7 +168,7 @@ function rawErrorResponse(status: number): string {
     status,
     success: false,
     errors: [],
-    timestamp: new Date().toISOString(),
+    timestamp: isoDateTime(new Date()),
   });
 }
 
@@ -272,7 +273,7 @@ export function answerEveryRequest(server: Server): void {
       success: false,
       message: 'UNKNOWN_API_NAMESPACE',
       data: null,
-      timestamp: new Date().toISOString(),
+      timestamp: isoDateTime(new Date()),
     };
     answerAndClose(socket, 401, rawResponse(401, body));
   });

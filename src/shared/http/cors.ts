@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { Clock } from '../domain/clock';
 import type { SuccessEnvelope } from './envelope';
+import { isoDateTime } from '../domain/date-time';
 
 /** What a browser page of an allowed origin may send and read (README "Operations", CORS_ORIGINS). */
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH';
@@ -38,7 +39,7 @@ export function corsHook(allowedOrigins: readonly string[], clock: Clock) {
         success: true,
         message: null,
         data: null,
-        timestamp: clock.now().toISOString(),
+        timestamp: isoDateTime(clock.now()),
       };
       void reply
         .code(200)

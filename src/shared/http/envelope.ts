@@ -1,6 +1,7 @@
 import { HttpCode, applyDecorators } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
+import { isoDateTime } from '../domain/date-time';
 
 /** The success codes docs/api.md lists (D3); every other operation answers with message null. */
 export type SuccessCode =
@@ -45,7 +46,7 @@ export function wrapInEnvelope(reply: FastifyReply, body: unknown, statusCode: n
     message: config.envelope.message,
     data: body === undefined ? null : body,
     // D1: the time of the response
-    timestamp: new Date().toISOString(),
+    timestamp: isoDateTime(new Date()),
   };
   return envelope;
 }

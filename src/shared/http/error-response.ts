@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from '../application/unit-of-work';
 import { DomainError, FieldError } from '../domain/domain-error';
+import { isoDateTime } from '../domain/date-time';
 
 /** Wire codes of the standard error shape (docs/api.md "Errors"). */
 export type ErrorCode =
@@ -71,7 +72,7 @@ export interface ErrorResponse {
 function standard(status: number, code: ErrorCode, errors: FieldError[], now: Date): ErrorResponse {
   return {
     status,
-    body: { message: code, status, success: false, errors, timestamp: now.toISOString() },
+    body: { message: code, status, success: false, errors, timestamp: isoDateTime(now) },
     unexpected: code === 'INTERNAL_SERVER_ERROR',
   };
 }
@@ -105,7 +106,7 @@ function fromFrameworkStatus(status: number, now: Date): ErrorResponse {
 export function authenticationRefusal(code: AuthErrorCode, now: Date): ErrorResponse {
   return {
     status: code === 'RATE_LIMITED' ? 429 : 401,
-    body: { success: false, message: code, data: null, timestamp: now.toISOString() },
+    body: { success: false, message: code, data: null, timestamp: isoDateTime(now) },
     unexpected: false,
   };
 }

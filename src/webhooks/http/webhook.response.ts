@@ -9,6 +9,7 @@ import {
 import type { WebhookDelivery } from '../application/webhook-deliveries';
 import type { WebhookEndpoint } from '../application/webhook-endpoints';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../domain/webhook-event-type';
+import { isoDateTime } from '../../shared/domain/date-time';
 
 const EVENTS_DOC = {
   type: 'string',
@@ -61,8 +62,8 @@ export function toWebhookResponse(endpoint: WebhookEndpoint): WebhookResponse {
     url: endpoint.url,
     events: endpoint.events,
     description: endpoint.description,
-    createdAt: endpoint.createdAt.toISOString(),
-    disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+    createdAt: isoDateTime(endpoint.createdAt),
+    disabledAt: endpoint.disabledAt ? isoDateTime(endpoint.disabledAt) : null,
   };
 }
 
@@ -78,7 +79,7 @@ export function toDeliveryResponse(delivery: WebhookDelivery): WebhookDeliveryRe
     status: delivery.status,
     attempts: delivery.attempts,
     lastResponseStatus: delivery.lastResponseStatus,
-    lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
-    nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+    lastAttemptAt: delivery.lastAttemptAt ? isoDateTime(delivery.lastAttemptAt) : null,
+    nextAttemptAt: delivery.nextAttemptAt ? isoDateTime(delivery.nextAttemptAt) : null,
   };
 }

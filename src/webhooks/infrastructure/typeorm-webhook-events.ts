@@ -10,6 +10,7 @@ import { WebhookPayloads } from '../application/webhook-payloads';
 import { isSubscribed } from '../domain/webhook-event-type';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 import { WebhookEventOrmEntity } from './webhook-event.orm-entity';
+import { isoDateTime } from '../../shared/domain/date-time';
 
 /** `evt_` + 32 hex digits: the event id sent as `webhook-id` (X18). */
 function newEventId(): string {
@@ -48,7 +49,7 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
     const payload = JSON.stringify({
       id: eventId,
       type,
-      createdAt: now.toISOString(),
+      createdAt: isoDateTime(now),
       data: this.payloads.dataOf(event),
     });
     const inserted = await this.txHost.tx

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { sqliteDateTimeText } from '../../domain/date-time';
 
 export type DatabaseEngine = 'sqlite' | 'mysql';
 
@@ -51,5 +52,5 @@ export function dbDateTime(engine: DatabaseEngine, date: Date): Date | string {
 
 /** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
 export function sqliteDateTime(date: Date): string {
-  return date.toISOString().replace('T', ' ').replace('Z', '');
+  return sqliteDateTimeText(date);
 }

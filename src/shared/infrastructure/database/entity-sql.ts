@@ -10,6 +10,8 @@ import { SqlValue, nullableDateFromRow } from './sql-database';
 export class EntitySql<E extends ObjectLiteral> {
   /** `alias.column AS property, ...` */
   readonly selectList: string;
+  /** `alias.column, ...`: the same columns without aliases, for `SqlDatabase.packedColumns` */
+  readonly columnList: string;
   /** `INSERT INTO table (columns) VALUES (?, ...)` without the generated id */
   readonly insert: string;
   /** `UPDATE table SET column = ?, ... WHERE id = ?` (every column but the id) */
@@ -28,6 +30,7 @@ export class EntitySql<E extends ObjectLiteral> {
     this.table = metadata.tableName;
     const columns = metadata.columns;
     this.selectList = columns.map((c) => `${alias}.${c.databaseName} AS ${c.propertyName}`).join(', ');
+    this.columnList = columns.map((c) => `${alias}.${c.databaseName}`).join(', ');
     const written = columns.filter((c) => !c.isGenerated);
     this.properties = written.map((c) => c.propertyName);
     this.writtenColumns = written.map((c) => c.databaseName);
@@ -50,7 +53,10 @@ export class EntitySql<E extends ObjectLiteral> {
     ) => E;
   }
 
-  /** A row of `selectList` read as an array (SqlDatabase.rows), as an entity-shaped object. */
+  /**
+   * A row of `selectList` (or `columnList`) read as an array (SqlDatabase.rows or packedRows), as an
+   * entity-shaped object.
+   */
   fromArray(values: readonly unknown[]): E {
     return this.fromValues(values, nullableDateFromRow);
   }
