@@ -59,7 +59,7 @@ import { listQuery } from '../unit/leads/setup';
       statements,
     } = await recordListing(vendorId, partnerId, { keyword: 'ANN' });
     expect(totalItems).toBe(2);
-    expect(page.map((lead) => lead.snapshot().firstName).sort()).toEqual(['Anna', 'Annette']);
+    expect(page.map(({ lead }) => lead.snapshot().firstName).sort()).toEqual(['Anna', 'Annette']);
 
     const keyed = statements.filter(([sql]) => sql.includes('first_name_normalized >='));
     expect(keyed.map(([sql]) => (sql.includes('COUNT(*)') ? 'count' : 'page'))).toEqual(['count', 'page']);

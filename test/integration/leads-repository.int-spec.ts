@@ -98,7 +98,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
     );
     expect((await uow.run(() => leads.lockForVendor(lead.id!, vendorId)))!.snapshot()).toEqual(expected);
     const page = await uow.read(() => leads.listForPartner(query({ keyword: 'zoë' })));
-    expect(page.leads.map((found) => found.snapshot())).toEqual([expected]);
+    expect(page.leads.map((found) => found.lead.snapshot())).toEqual([expected]);
   });
 
   describe('update (docs/performance.md, rule 20)', () => {
@@ -250,7 +250,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       );
     });
 
-    it('reads the other leads by ix_leads_vendor_email, for a page and for one lead (docs/leads-indexes.md)', async () => {
+    it('reads the other leads by ix_leads_vendor_email, for a set of ids, for one lead and for a listing (docs/leads-indexes.md)', async () => {
       // MariaDB once chose ix_leads_partner_id (first column vendor_id too) for this subquery of the
       // service's prepared statements, reading every lead of the vendor for each lead of a page: a
       // list request took 80 ms instead of 5. That choice could not be staged here, so this checks
@@ -272,10 +272,12 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       try {
         await uow.read(() => leads.duplicatesAmong(vendorId, [a.id!, b.id!]));
         await uow.read(() => leads.findViewForVendor(a.id!, vendorId));
+        // a page: with its rows on SQLite (rule 23), a statement of its own on MySQL
+        await uow.read(() => leads.listForPartner(query({ perPage: 2 })));
       } finally {
         jest.restoreAllMocks();
       }
-      expect(sent).toHaveLength(2);
+      expect(sent).toHaveLength(3);
       const dataSource = t.app.get(DataSource);
       for (const { sql, params } of sent) {
         const plan = isMysql()
@@ -293,6 +295,30 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
               .map((detail) => /USING (?:COVERING )?INDEX (\w+)/.exec(detail)?.[1] ?? detail);
         expect(plan).toEqual(['ix_leads_vendor_email']);
       }
+    });
+    it('gives each lead of a listing page its isDuplicate, as for the same ids alone', async () => {
+      const partner = await insertConnectedPartner(t.app, vendorId);
+      const owner = { vendorId, partnerId: partner };
+      const shared = await stored({}, new Date(), owner);
+      await stored({ emailAddress: shared.details.emailAddress }); // the same email on another partner
+      const converted = await stored({}, new Date(), owner);
+      await uow.run(() => contacts.insertOnce(convert(converted))); // its own contact: not a duplicate
+      const byContact = await stored({}, new Date(), owner);
+      const other = await stored({ emailAddress: byContact.details.emailAddress.toUpperCase() });
+      await uow.run(() => contacts.insertOnce(convert(other))); // another lead, and its contact, have its email
+      await uow.run(async () => {
+        // its twin on the other partner is archived: no longer a duplicate
+        const lone = await stored({}, new Date(), owner);
+        const twin = await stored({ emailAddress: lone.details.emailAddress });
+        twin.archive(new Date());
+        await leads.update(twin);
+      });
+      const page = await uow.read(() => leads.listForPartner(query({ partnerId: partner })));
+      const flags = page.leads.map(({ lead, isDuplicate }) => [lead.id, isDuplicate]);
+      const ids = page.leads.map(({ lead }) => lead.id!);
+      const alone = await uow.read(() => leads.duplicatesAmong(vendorId, ids));
+      expect(flags).toEqual(ids.map((id) => [id, alone.has(id)]));
+      expect(flags.map(([, isDuplicate]) => isDuplicate)).toEqual([false, true, false, true]);
     });
   });
 
@@ -382,7 +408,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
 
     const names = async (q: Partial<LeadListQuery>) =>
       (await uow.run(() => leads.listForPartner(query({ partnerId: partner, ...q })))).leads.map(
-        (l) => l.details.firstName,
+        ({ lead }) => lead.details.firstName,
       );
 
     it('matches %, _, \\ and ! in a keyword literally (D33)', async () => {
@@ -403,7 +429,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
         partnerId: other,
       });
       const found = await uow.run(() => leads.listForPartner(query({ partnerId: other, keyword: 'tab' })));
-      expect(found.leads.map((l) => l.details.firstName)).toEqual(['Tab\tbed']);
+      expect(found.leads.map(({ lead }) => lead.details.firstName)).toEqual(['Tab\tbed']);
       expect(found.totalItems).toBe(1);
     });
 
@@ -422,7 +448,7 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
         leads.listForPartner(query({ partnerId: partner, perPage: 1, page: 1, sortDirection: 'asc' })),
       );
       expect(result.totalItems).toBe(4);
-      expect(result.leads.map((l) => l.details.firstName)).toEqual(['50XYoff']);
+      expect(result.leads.map(({ lead }) => lead.details.firstName)).toEqual(['50XYoff']);
     });
   });
 });

@@ -29,8 +29,11 @@ export abstract class LeadRepository {
     exceptLeadId?: number,
   ): Promise<boolean>;
 
-  /** One page of a partner's leads for a vendor, and how many match in all (docs/api.md 6). */
-  abstract listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }>;
+  /**
+   * One page of a partner's leads for a vendor, each with its isDuplicate (D28, found for the whole
+   * page at once, never lead by lead), and how many match in all (docs/api.md 6).
+   */
+  abstract listForPartner(query: LeadListQuery): Promise<{ leads: LeadView[]; totalItems: number }>;
 
   /**
    * D28: which of these leads are duplicates: another active lead of the vendor, or a contact of the

@@ -5,7 +5,7 @@ import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { LeadListQuery } from '../domain/lead-list-query';
 import { LeadRepository } from './lead-repository';
-import { LeadView, LeadViews } from './lead-views';
+import { LeadView } from './lead-views';
 
 /** docs/api.md 6: one page of a partner's leads, only the caller's vendor's (D27). */
 @Injectable()
@@ -14,7 +14,6 @@ export class ListLeadsUseCase {
     private readonly uow: UnitOfWork,
     private readonly partners: PartnerAccess,
     private readonly leads: LeadRepository,
-    private readonly views: LeadViews,
   ) {}
 
   execute(query: LeadListQuery): Promise<Page<LeadView>> {
@@ -22,7 +21,7 @@ export class ListLeadsUseCase {
       if (!(await this.partners.isConnected(query.vendorId, query.partnerId)))
         throw new NotFoundError('partner');
       const { leads, totalItems } = await this.leads.listForPartner(query);
-      return { data: await this.views.many(leads), page: query.page, perPage: query.perPage, totalItems };
+      return { data: leads, page: query.page, perPage: query.perPage, totalItems };
     });
   }
 }

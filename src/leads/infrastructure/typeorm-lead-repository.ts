@@ -79,7 +79,8 @@ export class TypeOrmLeadRepository extends LeadRepository {
   private readonly counts: LeadCounts;
   private readonly selectById: string;
   private readonly selectViewById: string;
-  private readonly byIdsSql: string[] = [];
+  /** selectViewsByIds by the number of ids, built once each. */
+  private readonly viewsByIdsSql: string[] = [];
   /** duplicatesSql by the number of ids, built once each. */
   private readonly duplicatesByCount: string[] = [];
   private readonly lockById: string;
@@ -166,36 +167,41 @@ export class TypeOrmLeadRepository extends LeadRepository {
     return found !== undefined;
   }
 
-  async listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }> {
+  async listForPartner(query: LeadListQuery): Promise<{ leads: LeadView[]; totalItems: number }> {
     const totalItems = await this.countMatching(query);
     if (totalItems === 0 || query.page * query.perPage >= totalItems) return { leads: [], totalItems };
-    const rows =
-      this.engine === 'sqlite'
-        ? await this.pageInTwoSteps(query)
-        : await this.db.rows(...this.pageQuery(query));
-    return { leads: rows.map((row) => this.restore(row)), totalItems };
+    if (this.engine === 'sqlite') return { leads: await this.pageInTwoSteps(query), totalItems };
+    const leads = (await this.db.rows(...this.pageQuery(query))).map((row) => this.restore(row));
+    if (leads.length === 0) return { leads: [], totalItems };
+    const duplicates = await this.duplicatesAmong(
+      query.vendorId,
+      leads.map((lead) => lead.id!),
+    );
+    return { leads: leads.map((lead) => ({ lead, isDuplicate: duplicates.has(lead.id!) })), totalItems };
   }
 
   /**
-   * SQLite: the page's ids from the covering index, then their rows by primary key, put in the ids'
-   * order here. Two statements cost less than one join that sorts the wide rows again (measured
-   * 134 us against 198 us for 20 of 20,000); on MySQL the join saves a round trip instead.
+   * SQLite: the page's ids from the covering index, then their rows by primary key with their
+   * isDuplicate (D28), put in the ids' order here. Two statements cost less than one join that
+   * sorts the wide rows again (measured 134 us against 198 us for 20 of 20,000), and D28 read with
+   * the rows costs less than a statement of its own that looks the ids up again (docs/performance.md,
+   * rule 23). On MySQL the join saves a round trip instead, and D28 is a statement of its own.
    */
-  private async pageInTwoSteps(query: LeadListQuery): Promise<unknown[][]> {
+  private async pageInTwoSteps(query: LeadListQuery): Promise<LeadView[]> {
     const [idsSql, params] = this.pageIdsQuery(query);
     const ids = (await this.db.rows(idsSql, params)).map((row) => row[0] as number);
     if (ids.length === 0) return [];
-    const rows = await this.db.packedRows(this.selectByIds(ids.length), ids);
+    const rows = await this.db.packedRows(this.selectViewsByIds(ids.length), ids);
     const position = new Map(ids.map((id, index) => [id, index]));
-    return rows.sort((a, b) => position.get(a[0] as number)! - position.get(b[0] as number)!);
+    rows.sort((a, b) => position.get(a[0] as number)! - position.get(b[0] as number)!);
+    return rows.map((row) => ({ lead: this.restore(row), isDuplicate: Boolean(row[row.length - 1]) }));
   }
 
-  private selectByIds(count: number): string {
-    return (this.byIdsSql[count] ??=
-      `SELECT ${this.db.packedColumns(this.sql.columnList)} FROM leads l WHERE l.id IN (${Array.from(
-        { length: count },
-        () => '?',
-      ).join(', ')})`);
+  /** SQLite: leads by id, each row ending with its isDuplicate (D28), packed (rule 21). */
+  private selectViewsByIds(count: number): string {
+    return (this.viewsByIdsSql[count] ??= `SELECT ${this.db.packedColumns(
+      `${this.sql.columnList}, ${isDuplicateSql(this.engine)}`,
+    )} FROM leads l WHERE l.id IN (${Array.from({ length: count }, () => '?').join(', ')})`);
   }
 
   /**

@@ -87,7 +87,7 @@ export class InMemoryLeadRepository extends LeadRepository {
     return this.taken(vendorId, partnerId, emailNormalized, exceptLeadId);
   }
 
-  async listForPartner(query: LeadListQuery): Promise<{ leads: Lead[]; totalItems: number }> {
+  async listForPartner(query: LeadListQuery): Promise<{ leads: LeadView[]; totalItems: number }> {
     const prefix = query.keyword ? foldCase(query.keyword) : undefined;
     const matching = this.table.all(
       (row) =>
@@ -107,8 +107,16 @@ export class InMemoryLeadRepository extends LeadRepository {
     const value = SORT_VALUES[query.sortBy];
     // D33: ties broken by id in the same direction
     matching.sort((a, b) => sign * (value(a) - value(b) || a.id - b.id));
+    const page = pageOf(matching, query.page, query.perPage).map((row) => Lead.restore(row));
+    const duplicates =
+      page.length === 0
+        ? new Set<number>()
+        : await this.duplicatesAmong(
+            query.vendorId,
+            page.map((l) => l.id!),
+          );
     return {
-      leads: pageOf(matching, query.page, query.perPage).map((row) => Lead.restore(row)),
+      leads: page.map((lead) => ({ lead, isDuplicate: duplicates.has(lead.id!) })),
       totalItems: matching.length,
     };
   }

@@ -57,7 +57,7 @@ export function leadsSetup() {
     archive: new ArchiveLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents),
     get: new GetLeadUseCase(a.uow, a.leads),
     history: new GetLeadHistoryUseCase(a.uow, a.leads, a.leadHistory),
-    list: new ListLeadsUseCase(a.uow, a.partnerAccess, a.leads, views),
+    list: new ListLeadsUseCase(a.uow, a.partnerAccess, a.leads),
     seed: {
       ...seed,
       /** A vendor with an API key prefix, a partner connected to it, and the actor that calls. */
