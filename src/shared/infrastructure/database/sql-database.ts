@@ -108,9 +108,9 @@ export class SqlDatabase implements OnApplicationShutdown {
   readonly likeParam: string;
   private readonly logger = new Logger(SqlDatabase.name);
   /**
-   * Prepared statements by connection, those answering arrays apart: keyed by the SQL text itself,
-   * a string made once whose hash V8 keeps (a key made per call, such as `raw:` + the text, was
-   * hashed again on every call: 5% of a GET lead for a lead's 1 KB SELECT).
+   * Prepared statements by connection and by the shape of their rows (objects, arrays, values):
+   * keyed by the SQL text itself, a string made once whose hash V8 keeps (a key made per call, such
+   * as `raw:` + the text, was hashed again on every call: 5% of a GET lead for a lead's 1 KB SELECT).
    */
   private readonly statements = new WeakMap<BetterSqlite3.Database, StatementCache>();
   private reader: BetterSqlite3.Database | null | undefined;
