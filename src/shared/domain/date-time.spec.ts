@@ -1,8 +1,8 @@
-import { isoDateTime, sqliteDateTimeText } from './date-time';
+import { isoDateTime, spacedIsoDateTime } from './date-time';
 
 /** D1's datetime text, computed without toISOString (docs/performance.md, rule 22): always the same text. */
-describe('isoDateTime and sqliteDateTimeText', () => {
-  const sqliteOf = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
+describe('isoDateTime and spacedIsoDateTime', () => {
+  const spacedOf = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 
   it.each([
     '1970-01-01T00:00:00.000Z',
@@ -21,14 +21,14 @@ describe('isoDateTime and sqliteDateTimeText', () => {
     const date = new Date(text);
     expect(date.toISOString()).toBe(text);
     expect(isoDateTime(date)).toBe(text);
-    expect(sqliteDateTimeText(date)).toBe(sqliteOf(date));
+    expect(spacedIsoDateTime(date)).toBe(spacedOf(date));
   });
 
   it('agrees with toISOString on every day of 1900-2200 and on random instants of years 0-9999', () => {
     const mismatches: string[] = [];
     const check = (time: number) => {
       const date = new Date(time);
-      if (isoDateTime(date) !== date.toISOString() || sqliteDateTimeText(date) !== sqliteOf(date))
+      if (isoDateTime(date) !== date.toISOString() || spacedIsoDateTime(date) !== spacedOf(date))
         mismatches.push(date.toISOString());
     };
     for (let time = Date.UTC(1900, 0, 1); time < Date.UTC(2200, 0, 1); time += 86_400_000) {
@@ -46,7 +46,7 @@ describe('isoDateTime and sqliteDateTimeText', () => {
   it('leaves years outside 0-9999 to toISOString, and still throws on an invalid Date', () => {
     for (const date of [new Date(Date.UTC(10000, 0, 1)), new Date(-62_167_219_200_001), new Date(8.64e15)]) {
       expect(isoDateTime(date)).toBe(date.toISOString());
-      expect(sqliteDateTimeText(date)).toBe(sqliteOf(date));
+      expect(spacedIsoDateTime(date)).toBe(spacedOf(date));
     }
     expect(isoDateTime(new Date(-62_167_219_200_001))).toBe('-000001-12-31T23:59:59.999Z');
     expect(() => isoDateTime(new Date(Number.NaN))).toThrow(RangeError);

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { sqliteDateTimeText } from '../../domain/date-time';
+import { spacedIsoDateTime } from '../../domain/date-time';
 
 export type DatabaseEngine = 'sqlite' | 'mysql';
 
@@ -52,5 +52,5 @@ export function dbDateTime(engine: DatabaseEngine, date: Date): Date | string {
 
 /** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
 export function sqliteDateTime(date: Date): string {
-  return sqliteDateTimeText(date);
+  return spacedIsoDateTime(date);
 }
