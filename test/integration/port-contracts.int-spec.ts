@@ -183,5 +183,50 @@ describe.each([
       expect((await p.leads.findForVendor(first.id!, p.vendorIds[0]))!.details.emailAddress).toBe(a);
       expect(await p.leads.findForVendor(first.id!, p.vendorIds[1])).toBeNull();
     });
+
+    it('updates only a lead it inserted or locked: one it only read is refused, and nothing is written', async () => {
+      const stored = await partner();
+      const first = lead(p.vendorIds[0], stored.id, email());
+      await p.uow.run(() => p.leads.insert(first));
+      const vendorId = p.vendorIds[0];
+      const [listed] = (
+        await p.uow.read(() =>
+          p.leads.listForPartner({
+            vendorId,
+            partnerId: stored.id,
+            page: 0,
+            perPage: 20,
+            sortBy: 'id',
+            sortDirection: 'asc',
+            statuses: [],
+            sources: [],
+            archived: false,
+          }),
+        )
+      ).leads;
+      const readOnly = [
+        (await p.uow.read(() => p.leads.findForVendor(first.id!, vendorId)))!,
+        (await p.uow.read(() => p.leads.findViewForVendor(first.id!, vendorId)))!.lead,
+        listed!.lead,
+      ];
+      for (const read of readOnly) {
+        expect(read.id).toBe(first.id);
+        read.archive(now);
+        await expect(p.uow.run(() => p.leads.update(read))).rejects.toThrow(
+          `lead ${first.id} was not inserted or locked by this repository`,
+        );
+      }
+      expect((await p.leads.findForVendor(first.id!, vendorId))!.archived).toBe(false);
+      // a change to the lead it inserted is written, and so is the same change through a locked lead
+      first.update({ city: 'Nice' }, now);
+      await p.uow.run(() => p.leads.update(first));
+      expect((await p.leads.findForVendor(first.id!, vendorId))!.details.city).toBe('Nice');
+      await p.uow.run(async () => {
+        const locked = (await p.leads.lockForVendor(first.id!, vendorId))!;
+        locked.archive(now);
+        await p.leads.update(locked);
+      });
+      expect((await p.leads.findForVendor(first.id!, vendorId))!.archived).toBe(true);
+    });
   });
 });

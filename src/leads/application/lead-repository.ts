@@ -6,7 +6,11 @@ export abstract class LeadRepository {
   /** Stores a new lead and gives it its id. DuplicateEntryError (emailAddress) when the email is taken (D27). */
   abstract insert(lead: Lead): Promise<void>;
 
-  /** Writes a changed lead back. DuplicateEntryError (emailAddress) when its new email is taken (D27). */
+  /**
+   * Writes a changed lead back: one this repository inserted or locked (lockForVendor), never one
+   * it only read (findForVendor, findViewForVendor, listForPartner), which is refused with an Error.
+   * DuplicateEntryError (emailAddress) when its new email is taken (D27).
+   */
   abstract update(lead: Lead): Promise<void>;
 
   /** The vendor's lead with this id; another vendor's lead is null, like a missing one (D27). */

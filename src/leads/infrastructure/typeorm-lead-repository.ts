@@ -87,8 +87,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
   /** A join whose left side stays the outer loop: SQLite's CROSS JOIN, MySQL's STRAIGHT_JOIN. */
   private readonly outerJoin: string;
   /**
-   * Each loaded or inserted lead's row as stored, so that an update writes only the columns that
-   * changed (rule 20) and knows which count bucket the lead leaves.
+   * The row as stored of each lead this repository inserted or locked, so that an update writes
+   * only the columns that changed (rule 20) and knows which count bucket the lead leaves. Leads that
+   * are only read (findForVendor, views, listings) are not remembered: an entry in a WeakMap costs
+   * the garbage collector work at every young collection, and remembering a page of 20 leads per
+   * listing cost about a tenth of its CPU (docs/performance.md, rule 24).
    */
   private readonly storedRows = new WeakMap<Lead, LeadOrmEntity>();
 
@@ -124,7 +127,7 @@ export class TypeOrmLeadRepository extends LeadRepository {
 
   async update(lead: Lead): Promise<void> {
     const before = this.storedRows.get(lead);
-    if (!before) throw new Error(`lead ${lead.id} was not loaded by this repository`);
+    if (!before) throw new Error(`lead ${lead.id} was not inserted or locked by this repository`);
     const row = LeadMapper.toRow(lead);
     const changed = this.sql.updateChanged(row, before);
     if (changed) {
@@ -150,7 +153,11 @@ export class TypeOrmLeadRepository extends LeadRepository {
 
   async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
     const [row] = await this.db.packedRows(this.lockById, [leadId, vendorId]);
-    return row ? this.restore(row) : null;
+    if (!row) return null;
+    const stored = this.sql.fromArray(row);
+    const lead = LeadMapper.toDomain(stored);
+    this.storedRows.set(lead, stored);
+    return lead;
   }
 
   async emailTaken(
@@ -325,11 +332,9 @@ export class TypeOrmLeadRepository extends LeadRepository {
     return new Set(rows.map((row) => Number(row.id)));
   }
 
+  /** A lead as read, for reading only (see storedRows). */
   private restore(values: readonly unknown[]): Lead {
-    const row = this.sql.fromArray(values);
-    const lead = LeadMapper.toDomain(row);
-    this.storedRows.set(lead, row);
-    return lead;
+    return LeadMapper.toDomain(this.sql.fromArray(values));
   }
 }
 

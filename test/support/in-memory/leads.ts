@@ -26,6 +26,8 @@ const SORT_VALUES = {
 
 export class InMemoryLeadRepository extends LeadRepository {
   readonly table: Table<LeadRow>;
+  /** Leads inserted or locked here: the only ones update takes, as in the SQL adapter. */
+  private readonly writable = new WeakSet<Lead>();
 
   /** `contacts`: D28 counts a contact of the vendor with the same email as a duplicate. */
   constructor(
@@ -53,10 +55,13 @@ export class InMemoryLeadRepository extends LeadRepository {
     if (this.taken(lead.vendorId, lead.partnerId, lead.emailNormalized)) throw emailTaken();
     const { id: _none, ...values } = lead.snapshot();
     lead.identify(this.table.insert(values).id);
+    this.writable.add(lead);
   }
 
   async update(lead: Lead): Promise<void> {
     if (lead.id === undefined || !this.table.get(lead.id)) throw new Error(`lead ${lead.id} is not stored`);
+    if (!this.writable.has(lead))
+      throw new Error(`lead ${lead.id} was not inserted or locked by this repository`);
     if (this.taken(lead.vendorId, lead.partnerId, lead.emailNormalized, lead.id)) throw emailTaken();
     const { id: _id, ...values } = lead.snapshot();
     this.table.update(lead.id, values);
@@ -74,8 +79,10 @@ export class InMemoryLeadRepository extends LeadRepository {
   }
 
   /** Transactions run one at a time (InMemoryUnitOfWork), so the lock of D32 holds by itself. */
-  lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
-    return this.findForVendor(leadId, vendorId);
+  async lockForVendor(leadId: number, vendorId: number): Promise<Lead | null> {
+    const lead = await this.findForVendor(leadId, vendorId);
+    if (lead) this.writable.add(lead);
+    return lead;
   }
 
   async emailTaken(
