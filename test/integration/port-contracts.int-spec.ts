@@ -217,7 +217,7 @@ describe.each([
         );
       }
       expect((await p.leads.findForVendor(first.id!, vendorId))!.archived).toBe(false);
-      // a change to the lead it inserted is written, and so is the same change through a locked lead
+      // a change to the lead it inserted is written, and so is one made through a locked lead
       first.update({ city: 'Nice' }, now);
       await p.uow.run(() => p.leads.update(first));
       expect((await p.leads.findForVendor(first.id!, vendorId))!.details.city).toBe('Nice');
