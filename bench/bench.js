@@ -652,7 +652,9 @@ function targetsOf(ctx) {
     const r = row(name, o.latencyConnections);
     if (r) check(t, `${name} p99 @${o.latencyConnections} (ms)`, r.p99, `< ${goal}`, r.p99 < goal);
   }
-  for (const r of ctx.rows.filter((x) => x.connections === o.connections)) {
+  // The service's scenarios only: the ceiling is the yardstick, not a request of the service (its
+  // own p99/p50 stays in the tables, as how wide the machine's tail was that day).
+  for (const r of ctx.rows.filter((x) => x.connections === o.connections && x.name !== 'ceiling')) {
     check(t, `${r.name} p99/p50 @${o.connections}`, r.p99 / r.p50, '<= 4', r.p99 <= 4 * r.p50);
   }
   for (const suffix of ['', '-pending']) {
