@@ -89,6 +89,38 @@ describe('authentication', () => {
     });
   });
 
+  it('judges the body before existence on an unknown route or method: an unusable body is 400 INVALID_REQUEST (D37, D11)', async () => {
+    const sent = [
+      ['post', '/api/v1/vendors/nothing', 'application/json', '{not json'],
+      ['put', '/api/v1/vendors/probe/1/nothing', 'application/json', '['.repeat(40) + ']'.repeat(40)],
+      ['delete', '/api/v1/vendors/probe/1', 'application/json', '{'],
+      ['patch', '/api/v1/vendors/nothing', 'text/plain', 'name=a'],
+    ] as const;
+    for (const [method, path, type, body] of sent) {
+      const response = await t.http[method](path)
+        .set('X-API-KEY', apiKey)
+        .set('Content-Type', type)
+        .send(body);
+      expect({ method, path, status: response.status, body: response.body }).toEqual({
+        method,
+        path,
+        status: 400,
+        body: {
+          message: 'INVALID_REQUEST',
+          status: 400,
+          success: false,
+          errors: [],
+          timestamp: expect.any(String),
+        },
+      });
+    }
+    // a usable body, or none, leaves the answer to existence
+    const usable = await t.http.post('/api/v1/vendors/nothing').set('X-API-KEY', apiKey).send({ name: 'a' });
+    expect([usable.status, usable.body.message]).toEqual([404, 'RESOURCE_NOT_FOUND']);
+    const none = await t.http.delete('/api/v1/vendors/probe/1').set('X-API-KEY', apiKey);
+    expect([none.status, none.body.message]).toEqual([404, 'RESOURCE_NOT_FOUND']);
+  });
+
   it('answers an unknown method on a known path with 404 RESOURCE_NOT_FOUND (D11)', async () => {
     const response = await t.http.delete('/api/v1/vendors/probe/1').set('X-API-KEY', apiKey);
     expect(response.status).toBe(404);
