@@ -49,7 +49,14 @@ describe('hostile input at the HTTP edge', () => {
   const key = (value = apiKey): [string, string] => ['X-API-KEY', value];
   const json: [string, string] = ['Content-Type', 'application/json'];
 
+  // Every answer carries a request id, also those the HTTP server gives before a request exists
+  // (unreadable HTTP, 431, CONNECT): docs/api.md "Requests".
+  function expectRequestId(response: RawResponse) {
+    expect(response.headers['x-request-id']).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+  }
+
   function expectAuth(response: RawResponse, message: string) {
+    expectRequestId(response);
     expect(response.status).toBe(401);
     expect(response.body).toEqual({
       success: false,
@@ -60,6 +67,7 @@ describe('hostile input at the HTTP edge', () => {
   }
 
   function expectStandard(response: RawResponse, status: number, message: string, fields?: string[]) {
+    expectRequestId(response);
     expect(response.status).toBe(status);
     expect(response.body).toEqual({
       message,

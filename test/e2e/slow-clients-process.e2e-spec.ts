@@ -58,6 +58,7 @@ describe('SIGTERM with slow and keep-alive clients (node dist/main.js)', () => {
     const exchange = await stuck;
     expect(exchange.responses.map((r) => [r.status, r.headers.connection])).toEqual([[408, 'close']]);
     expect(exchange.responses[0]!.body).toMatchObject({ message: 'INVALID_REQUEST', status: 408 });
+    expect(exchange.responses[0]!.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/); // docs/api.md "Requests"
     expect(exchange.closedBy).not.toBe('never');
     expect(server.output()).toContain('closed 1 connections still sending a request');
   }, 20_000);

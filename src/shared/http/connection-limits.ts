@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
@@ -148,13 +149,19 @@ export function closeConnectionWhenDone(
   done(null, payload);
 }
 
-/** A JSON body as a complete HTTP/1.1 response that closes the connection. */
+/**
+ * A JSON body as a complete HTTP/1.1 response that closes the connection. It carries an
+ * X-Request-Id like every response of the service (docs/api.md "Requests"), newly made: the HTTP
+ * server answers before a request exists, so no caller's id has been read and the request log has
+ * no line for it.
+ */
 function rawResponse(status: number, body: StandardErrorBody | AuthErrorBody): string {
   const text = JSON.stringify(body);
   return (
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
     'Content-Type: application/json; charset=utf-8\r\n' +
     `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+    `X-Request-Id: ${randomUUID()}\r\n` +
     'X-Content-Type-Options: nosniff\r\n' +
     'Connection: close\r\n\r\n' +
     text
