@@ -5,6 +5,7 @@ import { mailSchema } from './mail';
 import { partnersSchema } from './partners';
 import { combineSchemas } from './shared/infrastructure/database/database-schema';
 import { SqliteQuotedTables1763700000500 } from './shared/infrastructure/database/migrations/1763700000500-sqlite-quoted-tables';
+import { NoPadKeys1763700000900 } from './shared/infrastructure/database/migrations/1763700000900-no-pad-keys';
 import { vendorsSchema } from './vendors';
 import { webhooksSchema } from './webhooks';
 
@@ -25,6 +26,8 @@ export const databaseSchema = combineSchemas([
   webhooksSchema,
   // SQLite only, after every table it rewrites; it names no table (docs/architecture.md)
   { entities: [], migrations: [SqliteQuotedTables1763700000500] },
+  // MySQL/MariaDB only: every lower-cased key column NO PAD; found by collation, it names no table
+  { entities: [], migrations: [NoPadKeys1763700000900] },
 ]);
 
 export const { entities, migrations } = databaseSchema;

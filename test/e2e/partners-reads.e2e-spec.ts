@@ -239,6 +239,25 @@ describe('Partner reads (X9, X10)', () => {
       expect((await list(api, `?keyword=${tag}&perPage=1`)).totalItems).toBe(4); // the total counts the matches
     });
 
+    it('counts trailing spaces and control characters like any character: code point order, and found by a keyword they follow (X9, D33)', async () => {
+      // MySQL's and MariaDB's utf8mb4_bin pad with spaces: `bolt` tied `bolt `, and `bolt\t…` sorted
+      // below `bolt`, outside the keyword's index range (docs/partners-indexes.md)
+      const { apiKey, api } = await vendor();
+      const tag = unique('p');
+      const named = async (suffix: string, at: string) =>
+        (await invite(apiKey, at, { companyName: `${tag}${suffix}` })).id;
+      const spaced = await named(' ', '2026-05-01T00:00:00.000Z');
+      const tabbed = await named('\tGmbH', '2026-05-02T00:00:00.000Z');
+      const bare = await named('', '2026-05-03T00:00:00.000Z');
+      const newline = await named('\nLtd', '2026-05-04T00:00:00.000Z');
+      const letter = await named('x', '2026-05-05T00:00:00.000Z');
+      const byName = `?sortBy=companyName&keyword=${encodeURIComponent(tag)}`;
+      const codePointOrder = [bare, tabbed, newline, spaced, letter];
+      expect(ids(await list(api, `${byName}&sortDirection=asc`))).toEqual(codePointOrder);
+      expect(ids(await list(api, `${byName}&sortDirection=desc`))).toEqual([...codePointOrder].reverse());
+      expect((await list(api, `?keyword=${encodeURIComponent(tag)}&perPage=1`)).totalItems).toBe(5);
+    });
+
     it('type keeps one type (D16); partners without a type match neither', async () => {
       const { apiKey, api } = await vendor();
       const reseller = await invite(apiKey, '2026-06-01T00:00:00.000Z', { type: 'RESELLER' });

@@ -4,7 +4,8 @@ import { dialectOf, execute } from '../../shared/infrastructure/database/migrati
 /**
  * Idempotency keys and their stored responses (X1-X5, docs/idempotency.md). One unique index on
  * (vendor, key) decides which of two concurrent requests holds a key, on any instance. Keys are
- * visible ASCII (X1) and compared byte for byte (`utf8mb4_bin` on MySQL; SQLite compares bytes).
+ * visible ASCII (X1) and compared byte for byte (`utf8mb4_bin` on MySQL, NO PAD since migration
+ * 1763700000900; SQLite compares bytes).
  * Written in the quoted SQLite form TypeORM reads back (docs/architecture.md, "Schema: migrations and
  * entities"); the entity is IdempotencyKeyOrmEntity.
  */

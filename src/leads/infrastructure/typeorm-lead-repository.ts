@@ -56,8 +56,8 @@ const duplicatesSql = (engine: DatabaseEngine, count: number): string =>
  * The ids of the bucket's leads whose first name or email starts with the keyword: two ranges, of
  * `ix_leads_partner_first_name` and `ux_leads_partner_email`, unioned. On SQLite each range is
  * written as `>= from AND < to` (prefixRange: SQLite cannot use these indexes for its LIKE); on
- * MySQL as the LIKE itself, which utf8mb4_bin turns into the range, trailing spaces handled (with
- * `>=` and `<`, PAD SPACE would compare `ann\t...` below `ann`).
+ * MySQL as the LIKE itself, which the server turns into the range (the columns are NO PAD binary:
+ * docs/leads-indexes.md).
  */
 const keywordIds = (condition: (column: string) => string): string =>
   ['first_name_normalized', 'email_normalized']

@@ -8,6 +8,7 @@ import {
   ValueTransformer,
 } from 'typeorm';
 import { DatabaseEngine, engineOf } from './database-engine';
+import { KEY_COLLATION } from './migrations/sql-dialect';
 
 /**
  * The column vocabulary of the ORM entities: the counterpart of the migrations' SqlDialect
@@ -80,12 +81,14 @@ export function DateTimeColumn(options: ColumnOptions = {}): PropertyDecorator {
 }
 
 /**
- * SqlDialect.key: a lower-cased copy of a text, compared byte for byte on MySQL (utf8mb4_bin), so
- * that 'ß' never equals 'ss'; SQLite compares bytes anyway.
+ * SqlDialect.key: a lower-cased copy of a text, compared byte for byte and without padding on MySQL
+ * (KEY_COLLATION, migration 1763700000900), so that 'ß' never equals 'ss' and `Bolt ` never equals
+ * `Bolt`; SQLite compares bytes anyway. The collation is MySQL's here; `alignColumnsWithEngine`
+ * names MariaDB's on a data source told it is MariaDB (the schema comparison's).
  */
 export function KeyColumn(name: string): PropertyDecorator {
   return onEngines(Column({ name, type: 'varchar', length: 255 }), {
-    mysql: { charset: 'utf8mb4', collation: 'utf8mb4_bin' },
+    mysql: { charset: 'utf8mb4', collation: KEY_COLLATION.mysql },
   });
 }
 
@@ -104,7 +107,7 @@ export function MediumTextColumn(options: ColumnOptions = {}): PropertyDecorator
 
 /**
  * Applies each helper's per-engine differences to the built metadata of `dataSource`, and, on
- * MariaDB, the word information_schema uses for a foreign key written without ON DELETE/ON UPDATE
+ * MariaDB, the NO PAD binary collation of its own for the key columns (KEY_COLLATION) and the word information_schema uses for a foreign key written without ON DELETE/ON UPDATE
  * (as every migration writes them): RESTRICT, where SQLite and MySQL 8 say NO ACTION. InnoDB treats
  * both words alike.
  */
@@ -121,6 +124,9 @@ export function alignColumnsWithEngine(dataSource: DataSource): void {
       if ('collation' in differences) column.collation = differences.collation;
     }
     if (dataSource.options.type === 'mariadb') {
+      for (const column of entity.columns) {
+        if (column.collation === KEY_COLLATION.mysql) column.collation = KEY_COLLATION.mariadb;
+      }
       for (const foreignKey of entity.foreignKeys) {
         if (foreignKey.onDelete === 'NO ACTION') foreignKey.onDelete = 'RESTRICT';
         if (foreignKey.onUpdate === 'NO ACTION') foreignKey.onUpdate = 'RESTRICT';

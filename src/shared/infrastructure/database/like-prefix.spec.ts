@@ -1,7 +1,7 @@
 import { foldCase } from '../../domain/text';
 import { prefixRange } from './like-prefix';
 
-/** Code point order, the order of SQLite's BINARY and MySQL's utf8mb4_bin on these columns. */
+/** Code point order, the order of SQLite's BINARY and MySQL's NO PAD binary collation on these columns. */
 function compare(a: string, b: string): number {
   const x = Array.from(a, (c) => c.codePointAt(0)!);
   const y = Array.from(b, (c) => c.codePointAt(0)!);

@@ -15,8 +15,8 @@ export function likePrefix(keyword: string): string {
  * The same prefix as `likePrefix`, as the range of stored lower-cased values it selects:
  * `from <= value < to` (`to` null: no upper bound), for SQLite, whose BINARY collation compares
  * these columns by code point: the range holds exactly the values that start with the folded
- * keyword, and it has no wildcard to escape. Not for MySQL: utf8mb4_bin pads with spaces, so
- * `tab\tbed` sorts below `tab` (docs/leads-indexes.md). `to` is the keyword with its last code
+ * keyword, and it has no wildcard to escape. MySQL writes the LIKE itself, which it turns into the
+ * same range (docs/leads-indexes.md). `to` is the keyword with its last code
  * point raised by one (past the surrogates; a last U+10FFFF is dropped and the one before raised).
  */
 export function prefixRange(keyword: string): { from: string; to: string | null } {

@@ -1,5 +1,5 @@
 import type { QueryRunner } from 'typeorm';
-import { dialectOf } from './sql-dialect';
+import { dialectOf, keyType } from './sql-dialect';
 
 const runnerOf = (type: string) => ({ connection: { options: { type } } }) as unknown as QueryRunner;
 
@@ -30,5 +30,20 @@ describe('SqlDialect helpers for new tables', () => {
     );
     expect(d.char(64)).toBe('CHAR(64)');
     expect(dialectOf(runnerOf('mariadb')).engine).toBe('mysql');
+  });
+
+  it('types a new key column NO PAD binary, in the collation the server has (docs/architecture.md)', async () => {
+    const server = (version: string) =>
+      ({
+        connection: { options: { type: 'mysql' } },
+        query: () => Promise.resolve([{ version }]),
+      }) as unknown as QueryRunner;
+    expect(await keyType(runnerOf('better-sqlite3'))).toBe('VARCHAR(255)');
+    expect(await keyType(server('10.11.9-MariaDB-0+deb12u1'))).toBe(
+      'VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_nopad_bin',
+    );
+    expect(await keyType(server('8.4.3'))).toBe(
+      'VARCHAR(255) CHARACTER SET utf8mb4 COLLATE utf8mb4_0900_bin',
+    );
   });
 });

@@ -23,7 +23,11 @@ export interface SqlDialect {
   datetime: string;
   /** up to 255 code points */
   varchar: string;
-  /** a normalized (lower-cased) key: compared byte for byte on MySQL so 'ß' never equals 'ss' */
+  /**
+   * a normalized (lower-cased) key, as the shipped migrations created it: utf8mb4_bin on MySQL, so
+   * 'ß' never equals 'ss'. utf8mb4_bin pads with spaces, so migration 1763700000900 made every such
+   * column NO PAD; a migration that adds a key column writes `await keyType(queryRunner)` instead.
+   */
   key: string;
   /** up to 5,000 code points (D14) */
   text: string;
@@ -81,4 +85,27 @@ export function dialectOf(queryRunner: QueryRunner): SqlDialect {
 /** Runs each statement in order. */
 export async function execute(queryRunner: QueryRunner, statements: string[]): Promise<void> {
   for (const statement of statements) await queryRunner.query(statement);
+}
+
+/**
+ * The collation of the lower-cased key columns on MySQL and MariaDB: binary, so code point order
+ * (UTF-8's byte order) and no folding of its own, and NO PAD, so trailing spaces and the control
+ * characters below the space count like any other character. utf8mb4_bin, which the shipped
+ * migrations wrote, compares `ann\tb` below `ann` and `Bolt ` equal to `Bolt` (PAD SPACE): an
+ * index range for the keyword `ann` lost the first, and a sort by the name tied the second
+ * (docs/leads-indexes.md). The two servers have no NO PAD binary collation in common.
+ */
+export const KEY_COLLATION = { mysql: 'utf8mb4_0900_bin', mariadb: 'utf8mb4_nopad_bin' } as const;
+
+/** Which of the two servers a MySQL-protocol connection talks to. */
+export async function mysqlFlavour(queryRunner: QueryRunner): Promise<keyof typeof KEY_COLLATION> {
+  const [row] = (await queryRunner.query('SELECT VERSION() AS version')) as { version: string }[];
+  return /mariadb/i.test(String(row?.version)) ? 'mariadb' : 'mysql';
+}
+
+/** The type of a new lower-cased key column: up to 255 code points, NO PAD binary on MySQL. */
+export async function keyType(queryRunner: QueryRunner): Promise<string> {
+  const d = dialectOf(queryRunner);
+  if (d.engine === 'sqlite') return d.key;
+  return `VARCHAR(255) CHARACTER SET utf8mb4 COLLATE ${KEY_COLLATION[await mysqlFlavour(queryRunner)]}`;
 }
