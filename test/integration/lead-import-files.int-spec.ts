@@ -106,7 +106,14 @@ describe('lead import files', () => {
         '',
         `"x${eol}${eol}y",d`,
         'e,f',
+        // a quoted cell closed, then more text: rejected, and the next record read normally
+        '"Acme" Inc,h',
+        'i,j',
+        `"two${eol}lines" x,k`,
+        'l,m',
         '"open,g',
+        'n,o',
+        '',
       ].join(eol);
       const rows = await read(`lines-${_name}.csv`, csv);
       expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
@@ -115,11 +122,42 @@ describe('lead import files', () => {
         [5, 'Invalid Record Length: columns length is 2, got 1'],
         [7, `x${eol}${eol}y`],
         [10, 'e'],
-        [11, expect.stringMatching(/^Quote Not Closed/)],
+        [11, expect.stringMatching(/^Invalid Closing Quote/)],
+        [12, 'i'],
+        [13, expect.stringMatching(/^Invalid Closing Quote/)],
+        [15, 'l'],
+        [16, expect.stringMatching(/^Quote Not Closed/)],
       ]);
       expect(rows[2]!.original).toBe('short');
+      expect(rows[5]!.original).toBe('"Acme" Inc,h');
+      expect(rows[7]!.original).toBe(`"two${eol}lines" x,k`);
     },
   );
+
+  it('CSV and NDJSON: a row that is not UTF-8 is rejected, not imported with U+FFFD (D14)', async () => {
+    const csv = Buffer.concat([
+      Buffer.from('firstName,city\na,b\n"c'),
+      Buffer.from([0xff]),
+      Buffer.from('",d\ne,f\n'),
+    ]);
+    const csvRows = await read('bytes.csv', csv);
+    expect(csvRows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+      [2, 'a'],
+      [3, 'the record is not UTF-8 text'],
+      [4, 'e'],
+    ]);
+    const ndjson = Buffer.concat([
+      Buffer.from('{"firstName":"a"}\n{"firstName":"n'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from('"}\n{"firstName":"ü"}\n'),
+    ]);
+    const ndjsonRows = await read('bytes.ndjson', ndjson);
+    expect(ndjsonRows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+      [1, 'a'],
+      [2, 'the line is not UTF-8 text'],
+      [3, 'ü'],
+    ]);
+  });
 
   it('the rejected file: created with the first row, one JSON object a line; none, and a stale one removed, without', async () => {
     const path = join(dir, 'out.rejected.ndjson');

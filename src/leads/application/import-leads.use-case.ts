@@ -131,7 +131,8 @@ export class ImportLeadsUseCase {
       imported: 0,
       rejected: 0,
     };
-    let rejectedFile: string | null;
+    let rejectedFile: string | null = null;
+    let failure: { cause: unknown } | null = null;
     try {
       for await (const rows of command.source.rows()) {
         for (const row of rows) {
@@ -143,11 +144,16 @@ export class ImportLeadsUseCase {
       }
       await this.flush(run);
     } catch (error) {
-      throw new LeadImportInterruptedError(run.imported, run.rejected, error);
-    } finally {
-      command.progress.finish(this.counts(run));
-      rejectedFile = await command.rejected.close();
+      failure = { cause: error };
     }
+    command.progress.finish(this.counts(run));
+    try {
+      rejectedFile = await command.rejected.close();
+    } catch (error) {
+      // the rejected file could not be written or removed: say so with what is already committed
+      failure ??= { cause: error };
+    }
+    if (failure) throw new LeadImportInterruptedError(run.imported, run.rejected, failure.cause);
     const seconds = (this.clock.now().getTime() - started) / 1000;
     return { imported: run.imported, rejected: run.rejected, rejectedFile, seconds };
   }

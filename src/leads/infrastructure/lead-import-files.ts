@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse';
 import { FieldError } from '../../shared/domain/domain-error';
 import { ImportRow, LeadRowSource } from '../application/lead-row-source';
@@ -96,6 +97,10 @@ export class NdjsonLeadRowSource extends FileRowSource {
       line += 1;
       if (line === 1 && data.subarray(start, start + 3).equals(UTF8_BOM)) start += 3;
       if (end > start && data[end - 1] === 0x0d) end -= 1;
+      // decoding other bytes would import U+FFFD instead of what was sent, which POST refuses (D14)
+      if (!isUtf8(data.subarray(start, end))) {
+        return unreadable(line, data.toString('utf8', start, end), 'the line is not UTF-8 text');
+      }
       return ndjsonRow(data.toString('utf8', start, end), line);
     };
     for await (const chunk of this.blocks()) {
@@ -168,11 +173,141 @@ class CsvLines {
     return endLine - this.carriageReturns - newlines;
   }
 
-  /** A skipped record has no cells; its text says how many lines it spans. */
+  /**
+   * A skipped record has no cells; its text says how many lines it spans, and the CRs inside its
+   * quotes, which csv-parse counted as lines of their own (an unclosed quote holds every CR after it).
+   */
   skippedStart(endLine: number, raw: string | undefined): number {
     const text = (raw ?? '').replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
-    return endLine - this.carriageReturns - count(text, '\n');
+    return endLine - this.carriageReturns - count(text, '\n') - quotedCarriageReturns(raw ?? '');
   }
+}
+
+/** The CRs of `text` inside double quotes (a doubled quote inside them closes and opens again). */
+function quotedCarriageReturns(text: string): number {
+  let quoted = false;
+  let found = 0;
+  for (let at = 0; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    if (code === QUOTE) quoted = !quoted;
+    else if (code === CR && quoted) found += 1;
+  }
+  return found;
+}
+
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const CR = 0x0d;
+
+/**
+ * What csv-parse cannot get past, taken out before it reads the file: a record with a quoted cell
+ * closed and then followed by something other than a comma or the line end (`"Acme" Inc`), and a
+ * record that is not UTF-8. csv-parse skips the first but stays inside the quote, so that it read
+ * every later record as part of it (one rejected row for the rest of the file); it decodes the
+ * second with U+FFFD in place of the bytes, which POST leads refuses (D14, docs/http-edge.md).
+ *
+ * The guard frames records as RFC 4180 does (a quote opens a quoted cell only at the start of a
+ * cell; `""` inside one is a quote; a line end inside one is part of the cell) and hands the parser
+ * each record as read, except such a record: its line ends alone, a blank line or lines, which the
+ * parser skips (the lines it counts stay the file's). The record is rejected here, with the line it
+ * starts on. A record with a bad closing quote ends at the end of the line the quote is on; the next
+ * record is read normally. The header (the first record) is left to the parser.
+ */
+class CsvRecordGuard {
+  private line = 1;
+  private recordLine = 1;
+  private records = 0;
+  private quoted = false;
+  /** in a quoted cell, right after a quote: the end of the cell, or the first of `""` */
+  private quoteSeen = false;
+  private cellStart = true;
+  private badClosingQuote = false;
+  private atFileStart = true;
+  /** the current record's bytes from earlier blocks */
+  private pending: Buffer[] = [];
+
+  constructor(private readonly rejected: (row: ImportRow) => void) {}
+
+  /** The bytes of `chunk` the parser may read now; the current record's stay until it ends. */
+  feed(chunk: Buffer): Buffer {
+    let start = 0;
+    if (this.atFileStart) {
+      this.atFileStart = false;
+      if (chunk.subarray(0, 3).equals(UTF8_BOM)) start = 3;
+    }
+    const out: Buffer[] = [];
+    let recordStart = 0;
+    for (let at = start; at < chunk.length; at++) {
+      const byte = chunk[at]!;
+      if (this.quoted) {
+        if (this.quoteSeen) {
+          this.quoteSeen = false;
+          if (byte === QUOTE) continue; // `""`: a quote inside the cell
+          this.quoted = false; // the cell ended at the quote before; this byte follows it
+          if (byte !== COMMA && byte !== NEWLINE && byte !== CR) this.badClosingQuote = true;
+        } else {
+          if (byte === QUOTE) this.quoteSeen = true;
+          else if (byte === NEWLINE) this.line += 1;
+          if (this.quoted) continue;
+        }
+      } else if (byte === QUOTE && this.cellStart && !this.badClosingQuote) {
+        this.quoted = true;
+        this.cellStart = false;
+        continue;
+      }
+      if (byte === COMMA) this.cellStart = true;
+      else if (byte === NEWLINE) {
+        this.endRecord(chunk.subarray(recordStart, at + 1), out);
+        recordStart = at + 1;
+        this.line += 1;
+        this.recordLine = this.line;
+        this.cellStart = true;
+      } else if (byte !== CR) this.cellStart = false;
+    }
+    if (recordStart < chunk.length) this.pending.push(chunk.subarray(recordStart));
+    return out.length === 1 ? out[0]! : Buffer.concat(out);
+  }
+
+  /** The last record, which no line end closed. */
+  end(): Buffer {
+    if (this.quoteSeen) {
+      this.quoted = false;
+      this.quoteSeen = false;
+    }
+    const out: Buffer[] = [];
+    if (this.pending.length > 0) this.endRecord(Buffer.alloc(0), out);
+    return Buffer.concat(out);
+  }
+
+  private endRecord(tail: Buffer, out: Buffer[]): void {
+    const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
+    this.pending = [];
+    this.records += 1;
+    const bad = this.badClosingQuote;
+    this.badClosingQuote = false;
+    // an unclosed quote runs to the end of the file: the parser rejects that record itself
+    if (this.records === 1 || this.quoted) return void out.push(bytes);
+    const reason = bad
+      ? 'Invalid Closing Quote: a quoted cell must be followed by a comma or the end of the line'
+      : isUtf8(bytes)
+        ? null
+        : 'the record is not UTF-8 text';
+    if (reason === null) return void out.push(bytes);
+    const text = bytes.toString('utf8').replace(/\r?\n$/, '');
+    this.rejected(unreadable(this.recordLine, text, reason));
+    out.push(lineEnds(bytes));
+  }
+}
+
+/** The line ends of `bytes` alone (LF, or CRLF), in order: blank lines, as many as it spans. */
+function lineEnds(bytes: Buffer): Buffer {
+  const ends: number[] = [];
+  for (let at = 0; at < bytes.length; at++) {
+    if (bytes[at] !== NEWLINE) continue;
+    if (at > 0 && bytes[at - 1] === CR) ends.push(CR);
+    ends.push(NEWLINE);
+  }
+  return Buffer.from(ends);
 }
 
 /** A record as csv-parse's on_record hands it on: its cells and the line it starts on. */
@@ -220,6 +355,7 @@ export class CsvLeadRowSource extends FileRowSource {
         ready.push(unreadable(line, raw?.replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '') ?? null, message));
       },
     });
+    const guard = new CsvRecordGuard((row) => ready.push(row));
     let failure: Error | undefined;
     parser.on('error', (error) => (failure = error));
     const readAll = () => {
@@ -229,10 +365,13 @@ export class CsvLeadRowSource extends FileRowSource {
       return ready.splice(0).sort(byLine);
     };
     for await (const chunk of this.blocks()) {
-      parser.write(chunk);
+      const bytes = guard.feed(chunk); // the byte order mark included, for the parser's `bom`
+      if (bytes.length > 0) parser.write(bytes);
       const rows = readAll();
       if (rows.length > 0) yield rows;
     }
+    const last = guard.end();
+    if (last.length > 0) parser.write(last);
     parser.end();
     for await (const record of parser as AsyncIterable<CsvRecord>) ready.push(rowOf(record));
     const rows = ready.splice(0).sort(byLine);

@@ -125,8 +125,8 @@ function setup(batchSize = 2000) {
   async function run(
     rows: ImportRow[],
     owner = { vendorId: VENDOR, partnerId: PARTNER },
+    sink = new RecordingSink(),
   ): Promise<{ summary: ImportSummary; sink: RecordingSink; progress: RecordingProgress }> {
-    const sink = new RecordingSink();
     const progress = new RecordingProgress();
     const summary = await useCase.execute({
       ...owner,
@@ -368,5 +368,19 @@ describe('ImportLeadsUseCase (X13)', () => {
       [3, 'VALIDATION_FAILED'],
     ]);
     expect(writer.emails()).toHaveLength(5);
+  });
+
+  it('a rejected file that cannot be written or removed stops the run with the count already committed', async () => {
+    const { writer, run } = setup(2);
+    const sink = new (class extends RecordingSink {
+      override async close(): Promise<string | null> {
+        throw new Error('EISDIR: illegal operation on a directory');
+      }
+    })();
+    const failed = run(rows(lead(1), lead(2), lead(3)), undefined, sink);
+    await expect(failed).rejects.toBeInstanceOf(LeadImportInterruptedError);
+    await expect(failed).rejects.toMatchObject({ imported: 3, rejected: 0 });
+    await expect(failed).rejects.toThrow(/EISDIR.*3/);
+    expect(writer.emails()).toHaveLength(3);
   });
 });
