@@ -282,6 +282,10 @@ class CsvRecordGuard {
   private endRecord(tail: Buffer, out: Buffer[]): void {
     const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
     this.pending = [];
+    // a blank line is no record (the parser skips it): the header is the first that is not blank
+    if (bytes.length === 0 || bytes[0] === NEWLINE || (bytes[0] === CR && bytes[1] === NEWLINE)) {
+      return void out.push(bytes);
+    }
     this.records += 1;
     const bad = this.badClosingQuote;
     this.badClosingQuote = false;

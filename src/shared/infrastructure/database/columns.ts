@@ -107,9 +107,10 @@ export function MediumTextColumn(options: ColumnOptions = {}): PropertyDecorator
 
 /**
  * Applies each helper's per-engine differences to the built metadata of `dataSource`, and, on
- * MariaDB, the NO PAD binary collation of its own for the key columns (KEY_COLLATION) and the word information_schema uses for a foreign key written without ON DELETE/ON UPDATE
- * (as every migration writes them): RESTRICT, where SQLite and MySQL 8 say NO ACTION. InnoDB treats
- * both words alike.
+ * MariaDB, its own NO PAD binary collation for the key columns (KEY_COLLATION) and the word
+ * information_schema uses for a foreign key written without ON DELETE/ON UPDATE (as every
+ * migration writes them): RESTRICT, where SQLite and MySQL 8 say NO ACTION. InnoDB treats both
+ * words alike.
  */
 export function alignColumnsWithEngine(dataSource: DataSource): void {
   const engine = engineOf(dataSource);
