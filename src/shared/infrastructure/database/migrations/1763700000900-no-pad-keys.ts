@@ -28,21 +28,19 @@ export class NoPadKeys1763700000900 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     if (dialectOf(queryRunner).engine === 'sqlite') return;
-    const collation = KEY_COLLATION[await mysqlFlavour(queryRunner)];
-    const columns = (await queryRunner.query(
-      `SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType,
-              IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault
-         FROM information_schema.COLUMNS
-        WHERE TABLE_SCHEMA = DATABASE() AND COLLATION_NAME = 'utf8mb4_bin'
-        ORDER BY TABLE_NAME, ORDINAL_POSITION`,
-    )) as KeyColumnInfo[];
-    await this.modify(queryRunner, columns, collation);
+    const noPad = KEY_COLLATION[await mysqlFlavour(queryRunner)];
+    await this.modify(queryRunner, await this.columnsIn(queryRunner, 'utf8mb4_bin'), noPad);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
     if (dialectOf(queryRunner).engine === 'sqlite') return;
-    const collation = KEY_COLLATION[await mysqlFlavour(queryRunner)];
-    const columns = (await queryRunner.query(
+    const noPad = KEY_COLLATION[await mysqlFlavour(queryRunner)];
+    await this.modify(queryRunner, await this.columnsIn(queryRunner, noPad), 'utf8mb4_bin');
+  }
+
+  /** The columns of this database in `collation`, table by table. */
+  private async columnsIn(queryRunner: QueryRunner, collation: string): Promise<KeyColumnInfo[]> {
+    return (await queryRunner.query(
       `SELECT TABLE_NAME AS tableName, COLUMN_NAME AS columnName, COLUMN_TYPE AS columnType,
               IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault
          FROM information_schema.COLUMNS
@@ -50,7 +48,6 @@ export class NoPadKeys1763700000900 implements MigrationInterface {
         ORDER BY TABLE_NAME, ORDINAL_POSITION`,
       [collation],
     )) as KeyColumnInfo[];
-    await this.modify(queryRunner, columns, 'utf8mb4_bin');
   }
 
   /** One ALTER TABLE per table, so that each table is rebuilt once. */
