@@ -4,7 +4,9 @@ import { ManagementServer } from '../../src/shared/management/management-server'
 import { openApiDocument } from '../../src/shared/management/openapi';
 import { Webhook } from 'standardwebhooks';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
+import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { Clock } from '../../src/shared/domain/clock';
+import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { WebhookDispatcher } from '../../src/webhooks/application/webhook-dispatcher';
 import { WebhookDispatcherSettings } from '../../src/webhooks/application/webhook-dispatcher.settings';
 import { createLead, invitePartner, leadBody, vendorApi, VendorApi } from '../support/lead-fixtures';
@@ -250,6 +252,72 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     await deliverAll();
     expect(receiver.received).toEqual([]);
   });
+
+  /** The stored row of the endpoint's only delivery, read from the database. */
+  async function storedDelivery(hookId: number) {
+    const db = t.app.get(SqlDatabase);
+    const row = await t.app
+      .get(UnitOfWork)
+      .read(() =>
+        db.one<{
+          status: string;
+          attempts: number | string;
+          last_error: string | null;
+          next_attempt_at: unknown;
+        }>(
+          'SELECT status, attempts, last_error, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = ?',
+          [hookId],
+        ),
+      );
+    return { ...row!, attempts: Number(row!.attempts) };
+  }
+
+  it('sends nothing for a delivery queued after its endpoint was deleted (a change committed alongside the DELETE)', async () => {
+    const { apiKey, hook } = await setup(['lead.created']);
+    const partnerId = await invitePartner(t.http, apiKey);
+    await createLead(t.http, apiKey, partnerId);
+    // What MySQL/MariaDB can leave when a lead change and the DELETE commit at the same moment: the
+    // endpoint deleted, and a PENDING delivery the DELETE did not see.
+    const db = t.app.get(SqlDatabase);
+    await t.app
+      .get(UnitOfWork)
+      .run(() => db.run('UPDATE webhook_endpoints SET disabled_at = created_at WHERE id = ?', [hook.id]));
+    const round = await t.app.get(WebhookDispatcher).dispatchDue();
+    expect(round).toMatchObject({ claimed: 1, cancelled: 1, delivered: 0 });
+    expect(receiver.received).toEqual([]);
+    expect(await storedDelivery(hook.id)).toMatchObject({
+      status: 'FAILED',
+      attempts: 0,
+      last_error: 'endpoint deleted',
+      next_attempt_at: null,
+    });
+  });
+
+  it.each([
+    [200, 'a success'],
+    [500, 'a failure'],
+  ])(
+    'leaves a delivery FAILED "endpoint deleted" when the DELETE commits during its POST (%s: %s)',
+    async (status) => {
+      const { apiKey, hook } = await setup(['lead.created']);
+      const partnerId = await invitePartner(t.http, apiKey);
+      await createLead(t.http, apiKey, partnerId);
+      receiver.statuses = [status];
+      const held = receiver.holdNext();
+      const round = t.app.get(WebhookDispatcher).dispatchDue();
+      await held.arrived;
+      await t.http.delete(`/api/v1/vendors/webhooks/${hook.id}`).set('X-API-KEY', apiKey).expect(200);
+      held.release();
+      expect(await round).toMatchObject({ claimed: 1, cancelled: 1, delivered: 0, retried: 0 });
+      expect(receiver.received).toHaveLength(1);
+      const stored = await storedDelivery(hook.id);
+      expect(stored).toMatchObject({ status: 'FAILED', attempts: 0, last_error: 'endpoint deleted' });
+      expect(stored.next_attempt_at).toBeNull();
+      clock.pin(new Date(Date.now() + 86_400_000).toISOString()); // long past any retry: nothing is due
+      await deliverAll();
+      expect(receiver.received).toHaveLength(1);
+    },
+  );
 
   it('reports attempts by outcome, the queue depth and the oldest pending age on the management port', async () => {
     const port = await t.app.get(ManagementServer).start(0, '127.0.0.1', openApiDocument(t.app));

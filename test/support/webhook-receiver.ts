@@ -16,6 +16,21 @@ export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   statuses: number[] = [];
   private server: Server | undefined;
+  private held: { arrived: () => void; released: Promise<void> } | undefined;
+
+  /**
+   * Holds the answer to the next request: `arrived` resolves once it has come in, and the answer
+   * (the next status) is written only when `release` is called. Lets a test act while an attempt is
+   * in flight.
+   */
+  holdNext(): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrivedPromise = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.held = { arrived, released };
+    return { arrived: arrivedPromise, release };
+  }
 
   async start(): Promise<string> {
     this.server = createServer((req, res) => {
@@ -24,8 +39,17 @@ export class WebhookReceiver {
       req.on('end', () => {
         const body = Buffer.concat(chunks).toString('utf8');
         this.received.push({ headers: req.headers, body, json: JSON.parse(body) as ReceivedWebhook['json'] });
-        res.statusCode = this.statuses.shift() ?? 200;
-        res.end('ok');
+        const status = this.statuses.shift() ?? 200;
+        const held = this.held;
+        this.held = undefined;
+        const answer = () => {
+          res.statusCode = status;
+          res.end('ok');
+        };
+        if (held) {
+          held.arrived();
+          void held.released.then(answer);
+        } else answer();
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));

@@ -25,6 +25,7 @@ class OneDeliveryQueue extends DeliveryQueue {
     return Promise.resolve([
       {
         id: 1,
+        leaseToken: 'lease-1',
         attempts: 0,
         url: 'https://hooks.example.com/x',
         secret: 'whsec_AAAA',
@@ -33,14 +34,22 @@ class OneDeliveryQueue extends DeliveryQueue {
       },
     ]);
   }
-  markDelivered(): Promise<void> {
+  confirm(): Promise<boolean> {
+    return Promise.resolve(true);
+  }
+  markDelivered(): Promise<boolean> {
     throw new Error('not expected');
   }
-  markRetry(id: number, outcome: AttemptOutcome, _next: Date, error: string): Promise<void> {
-    this.retries.push({ id, outcome, error });
-    return Promise.resolve();
+  markRetry(
+    delivery: ClaimedDelivery,
+    outcome: AttemptOutcome,
+    _next: Date,
+    error: string,
+  ): Promise<boolean> {
+    this.retries.push({ id: delivery.id, outcome, error });
+    return Promise.resolve(true);
   }
-  markFailed(): Promise<void> {
+  markFailed(): Promise<boolean> {
     throw new Error('not expected');
   }
   release(): Promise<void> {

@@ -10,7 +10,7 @@ import { DestinationGuard } from './destination-guard';
 import { MAX_ATTEMPTS, WebhookDispatcherSettings, retryDelay } from './webhook-dispatcher.settings';
 
 /** Counts of what rounds did, for the management port's metrics. */
-export type DeliveryOutcome = 'delivered' | 'retried' | 'failed';
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'cancelled';
 export type WebhookRound = WorkerRound<DeliveryOutcome>;
 
 /**
@@ -22,6 +22,12 @@ export type WebhookRound = WorkerRound<DeliveryOutcome>;
  * schedule of webhook-dispatcher.settings.ts, and the 15th failure is final. At-least-once: a
  * process that dies after the POST and before the write sends it again after the lease; receivers
  * deduplicate by `webhook-id`.
+ *
+ * Deleting an endpoint (X16) stops its deliveries: the row is confirmed still PENDING under this
+ * round's lease, and its endpoint live, just before the POST, and the outcome is written only while
+ * that still holds. A delivery whose endpoint was deleted is `cancelled`: not sent when the DELETE
+ * came first, and left FAILED "endpoint deleted" when it came during the POST (which cannot be
+ * called back once it is on the wire).
  */
 @Injectable()
 export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, DeliveryOutcome> {
@@ -37,7 +43,7 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
     private readonly settings: WebhookDispatcherSettings,
     private readonly config: AppConfig,
   ) {
-    super(uow, clock, settings, ['delivered', 'retried', 'failed'], 'webhook');
+    super(uow, clock, settings, ['delivered', 'retried', 'failed', 'cancelled'], 'webhook');
   }
 
   /** Called with each attempt's outcome (metrics). */
@@ -84,14 +90,16 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
   }
 
   protected async handle(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
+    if (!(await this.uow.run(() => this.queue.confirm(delivery)))) return 'cancelled';
     const { status, error } = await this.attempt(delivery);
     const outcome = { attempts: delivery.attempts + 1, responseStatus: status, at: this.clock.now() };
     if (error === null) {
-      await this.uow.run(() => this.queue.markDelivered(delivery.id, outcome));
-      return 'delivered';
+      const recorded = await this.uow.run(() => this.queue.markDelivered(delivery, outcome));
+      return recorded ? 'delivered' : 'cancelled';
     }
     if (outcome.attempts >= MAX_ATTEMPTS) {
-      await this.uow.run(() => this.queue.markFailed(delivery.id, outcome, error));
+      const recorded = await this.uow.run(() => this.queue.markFailed(delivery, outcome, error));
+      if (!recorded) return 'cancelled';
       this.logger.warn(
         `giving up on webhook delivery ${delivery.id} after ${outcome.attempts} attempts: ${error}`,
       );
@@ -100,7 +108,7 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
     const next = new Date(
       outcome.at.getTime() + retryDelay(this.config.webhooks.retryBaseMs, outcome.attempts),
     );
-    await this.uow.run(() => this.queue.markRetry(delivery.id, outcome, next, error));
-    return 'retried';
+    const recorded = await this.uow.run(() => this.queue.markRetry(delivery, outcome, next, error));
+    return recorded ? 'retried' : 'cancelled';
   }
 }

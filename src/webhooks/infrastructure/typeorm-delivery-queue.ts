@@ -55,6 +55,7 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
     );
     return rows.map((row) => ({
       id: Number(row.id),
+      leaseToken,
       attempts: Number(row.attempts),
       url: row.url,
       secret: row.secret,
@@ -73,30 +74,65 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
     };
   }
 
-  async markDelivered(id: number, outcome: AttemptOutcome): Promise<void> {
-    await this.rows.update(
-      { id },
-      { ...this.attempted(outcome), status: 'DELIVERED', nextAttemptAt: null, lastError: null },
+  async confirm(delivery: ClaimedDelivery): Promise<boolean> {
+    const endpointDeleted = await this.db.run(
+      `UPDATE webhook_deliveries
+          SET status = 'FAILED', next_attempt_at = NULL, locked_until = NULL, lease_token = NULL,
+              last_error = 'endpoint deleted'
+        WHERE id = ? AND lease_token = ? AND status = 'PENDING'
+          AND EXISTS (SELECT 1 FROM webhook_endpoints w
+                       WHERE w.id = webhook_deliveries.endpoint_id AND w.disabled_at IS NOT NULL)`,
+      [delivery.id, delivery.leaseToken],
     );
+    if (endpointDeleted.affected > 0) return false;
+    const held = await this.db.one(
+      `SELECT 1 AS held FROM webhook_deliveries WHERE id = ? AND lease_token = ? AND status = 'PENDING'`,
+      [delivery.id, delivery.leaseToken],
+    );
+    return held !== undefined;
   }
 
-  async markRetry(id: number, outcome: AttemptOutcome, nextAttemptAt: Date, error: string): Promise<void> {
-    await this.rows.update(
-      { id },
-      { ...this.attempted(outcome), nextAttemptAt, lastError: error.slice(0, MAX_ERROR_LENGTH) },
+  /** Writes an attempt's outcome only while the row is still PENDING under the delivery's lease. */
+  private async record(
+    delivery: ClaimedDelivery,
+    changes: Partial<WebhookDeliveryOrmEntity>,
+  ): Promise<boolean> {
+    const result = await this.rows.update(
+      { id: delivery.id, leaseToken: delivery.leaseToken, status: 'PENDING' },
+      changes,
     );
+    return (result.affected ?? 0) > 0;
   }
 
-  async markFailed(id: number, outcome: AttemptOutcome, error: string): Promise<void> {
-    await this.rows.update(
-      { id },
-      {
-        ...this.attempted(outcome),
-        status: 'FAILED',
-        nextAttemptAt: null,
-        lastError: error.slice(0, MAX_ERROR_LENGTH),
-      },
-    );
+  markDelivered(delivery: ClaimedDelivery, outcome: AttemptOutcome): Promise<boolean> {
+    return this.record(delivery, {
+      ...this.attempted(outcome),
+      status: 'DELIVERED',
+      nextAttemptAt: null,
+      lastError: null,
+    });
+  }
+
+  markRetry(
+    delivery: ClaimedDelivery,
+    outcome: AttemptOutcome,
+    nextAttemptAt: Date,
+    error: string,
+  ): Promise<boolean> {
+    return this.record(delivery, {
+      ...this.attempted(outcome),
+      nextAttemptAt,
+      lastError: error.slice(0, MAX_ERROR_LENGTH),
+    });
+  }
+
+  markFailed(delivery: ClaimedDelivery, outcome: AttemptOutcome, error: string): Promise<boolean> {
+    return this.record(delivery, {
+      ...this.attempted(outcome),
+      status: 'FAILED',
+      nextAttemptAt: null,
+      lastError: error.slice(0, MAX_ERROR_LENGTH),
+    });
   }
 
   async release(ids: number[], leaseToken: string): Promise<void> {
