@@ -454,6 +454,53 @@ describe('Idempotency-Key (X1-X5)', () => {
       expectStandardError(response, 400, 'INVALID_REQUEST');
     });
 
+    it.each([
+      ['not JSON', 'application/json', '{"firstName":'],
+      ['another content type', 'text/plain', '{}'],
+      ['empty where a body is required', 'application/json', undefined],
+      ['JSON but not an object', 'application/json', '[1]'],
+      ['nested too deep', 'application/json', `${'['.repeat(40)}${']'.repeat(40)}`],
+    ])(
+      'answers a body that is %s with INVALID_REQUEST before a stored or a held key is looked at (D37)',
+      async (_name, contentType, text) => {
+        const v = await vendor();
+        const path = `/partners/${v.partnerId}/leads`;
+        const unusable = (key: string) => {
+          const request = v.api.post(path).set('Idempotency-Key', key).set('Content-Type', contentType);
+          return text === undefined ? request : request.send(text);
+        };
+        // a key whose answer is stored: not 422 for "another body", not replayed
+        expect((await send(v, 'post', path, 'stored-1', leadBody())).status).toBe(200);
+        const refused = await unusable('stored-1');
+        expectStandardError(refused, 400, 'INVALID_REQUEST');
+        expect(refused.headers['idempotent-replayed']).toBeUndefined();
+        // a key held by a running request: not 409
+        clock.pin(T0);
+        const held = await t.app.get(IdempotentRequests).begin(v.vendorId, 'held-1', 'f'.repeat(64));
+        expect(held.kind).toBe('run');
+        expectStandardError(await unusable('held-1'), 400, 'INVALID_REQUEST');
+        // a free key: nothing claimed, so it is still free for the corrected request
+        expectStandardError(await unusable('free-1'), 400, 'INVALID_REQUEST');
+        expect(await keyRows(v.vendorId)).toBe(2);
+        expect(await countRows(t.app, 'leads', 'vendor_id = ?', [v.vendorId])).toBe(1);
+      },
+    );
+
+    it('keeps a key on approve, whose body is ignored (D38): an unreadable body runs, and its retry is replayed', async () => {
+      const v = await vendor();
+      const lead = await createLead(v);
+      const approve = () =>
+        v.api
+          .put(`/leads/${lead.id}/approve`)
+          .set('Idempotency-Key', 'approve-odd-body')
+          .set('Content-Type', 'text/plain')
+          .send('not json');
+      const ran = await approve();
+      expect(ran.status).toBe(200);
+      await expectReplay(ran, approve);
+      expect(await keyRows(v.vendorId)).toBe(1);
+    });
+
     it('refuses non-ASCII bytes and a header sent twice, over a raw socket', async () => {
       const v = await vendor();
       await t.app.listen(0, '127.0.0.1');

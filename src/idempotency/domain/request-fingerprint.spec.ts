@@ -27,6 +27,12 @@ describe('requestFingerprint (X3, X4)', () => {
     expect(requestFingerprint('PUT', '/p', { kind: 'none' })).toBe(none);
   });
 
+  it('tells apart a number too large for a double from null (`1e400` parses to Infinity)', () => {
+    const huge = requestFingerprint('POST', '/p', json(JSON.parse('{"a":1e400}')));
+    expect(huge).not.toBe(requestFingerprint('POST', '/p', json({ a: null })));
+    expect(requestFingerprint('POST', '/p', json(JSON.parse('{"a":-1e400}')))).not.toBe(huge);
+  });
+
   it('cannot be fooled by moving text between the path and the body', () => {
     expect(requestFingerprint('POST', '/p\n=1', json(2))).not.toBe(
       requestFingerprint('POST', '/p', json('1\n=2')),

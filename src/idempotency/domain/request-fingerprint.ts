@@ -33,5 +33,8 @@ export function canonicalJson(value: unknown): string {
     const keys = Object.keys(record).sort();
     return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
   }
+  // A number too large for a double (`1e400`) parses to ±Infinity, which JSON.stringify would
+  // write as null: written as itself, it cannot match a body that sent null.
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return JSON.stringify(value) ?? 'null';
 }

@@ -12,6 +12,7 @@ import { API_NAMESPACE } from '../../shared/http/api-key.hook';
 import { EdgeError } from '../../shared/http/error-response';
 import { sendError } from '../../shared/http/http-exception.filter';
 import { MalformedBody } from '../../shared/http/json-body';
+import { BodyMode, BodyRouteConfig, bodySyntaxProblem } from '../../shared/http/request-input';
 import { IdempotentRequests } from '../application/idempotent-requests';
 import { IdempotencyClaim } from '../domain/idempotency-record';
 import { IDEMPOTENCY_KEY_HEADER, idempotencyKeyProblem } from '../domain/idempotency-key';
@@ -42,8 +43,11 @@ type Done = HookHandlerDoneFunction;
  *
  * - preHandler: after authentication (the API-key hook set `vendorId`) and after the body was
  *   parsed; it claims the key, or answers 409/422, or replays the stored response, before the
- *   route's validation and use case. An invalid header value is left to the route's validation
- *   pass, so that D37's order (body syntax before fields) and D18 (every field in one answer) hold.
+ *   route's validation and use case. A body the route will refuse for its syntax (D37 step 3, as
+ *   `bodySyntaxProblem` decides for the route's body mode) leaves the key alone: the route answers
+ *   400 INVALID_REQUEST, and nothing is claimed, compared or stored. An invalid header value is left
+ *   to the route's validation pass, so that D37's order (body syntax before fields) and D18 (every
+ *   field in one answer) hold.
  * - onSend: stores the response (X2) or frees the key, before the response leaves, so a client
  *   that has its answer finds the key finished.
  */
@@ -52,12 +56,19 @@ export function installIdempotency(app: NestFastifyApplication): void {
   const requests = app.get(IdempotentRequests);
   const clock = app.get(Clock);
   const logger = new Logger('HttpError');
-  const preHandler = claimKey(requests, clock, logger);
+  const preHandlers = new Map<BodyMode, ReturnType<typeof claimKey>>();
   const onSend = finishKey(requests);
   fastify.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!route.url.startsWith(API_NAMESPACE)) return;
     if (!methods.some((method) => WRITE_METHODS.has(method.toUpperCase()))) return;
+    // set by @ValidInput; a write route without it reads no body
+    const bodyMode = (route.config as BodyRouteConfig | undefined)?.body ?? 'ignored';
+    let preHandler = preHandlers.get(bodyMode);
+    if (!preHandler) {
+      preHandler = claimKey(requests, clock, logger, bodyMode);
+      preHandlers.set(bodyMode, preHandler);
+    }
     route.preHandler = [...asList(route.preHandler), preHandler];
     route.onSend = [...asList(route.onSend), onSend];
   });
@@ -84,10 +95,12 @@ function pathOf(url: string): string {
   return query === -1 ? url : url.slice(0, query);
 }
 
-function claimKey(requests: IdempotentRequests, clock: Clock, logger: Logger) {
+function claimKey(requests: IdempotentRequests, clock: Clock, logger: Logger, bodyMode: BodyMode) {
   return (request: FastifyRequest, reply: FastifyReply, done: Done): void => {
     const key = headerValue(request);
     if (key === undefined) return done(); // the hot path: no header, nothing else
+    // D37: body syntax comes before the key; the route answers 400 INVALID_REQUEST
+    if (bodySyntaxProblem(bodyMode, request.body) !== null) return done();
     const problem = idempotencyKeyProblem(key);
     const vendorId = request.vendorId;
     if (problem !== null) {

@@ -1,7 +1,7 @@
 import { HttpCode, applyDecorators } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyReply } from 'fastify';
 import { isoDateTime } from '../domain/date-time';
+import { AddRouteConfig } from './route-config';
 
 /** The success codes docs/api.md lists (D3); every other operation answers with message null. */
 export type SuccessCode =
@@ -32,7 +32,7 @@ interface EnvelopeRouteConfig {
 export function Success(code: SuccessCode | null = null): MethodDecorator {
   return applyDecorators(
     HttpCode(200),
-    RouteConfig({ envelope: { message: code } } satisfies EnvelopeRouteConfig),
+    AddRouteConfig({ envelope: { message: code } } satisfies EnvelopeRouteConfig),
   );
 }
 

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { FieldError, ValidationError } from '../domain/domain-error';
 import { EdgeError } from './error-response';
 import { MalformedBody } from './json-body';
+import { addRouteConfig } from './route-config';
 import { ParameterSpec, parametersOf, readParameters } from './query-fields';
 import { validateBody } from './validation';
 
@@ -58,18 +59,39 @@ export interface Input<P = undefined, Q = undefined, B = undefined> {
   body: B;
 }
 
+/**
+ * How a route treats its body (D38), kept in its fastify route config as `body` by `@ValidInput` so
+ * that hooks running before the route can apply D37's step 3 as the route will (`bodySyntaxProblem`).
+ */
+export type BodyMode = 'required' | 'optional' | 'ignored';
+
+export interface BodyRouteConfig {
+  body?: BodyMode;
+}
+
+function bodyModeOf(spec: BodySpec<unknown> | undefined): BodyMode {
+  if (!spec) return 'ignored';
+  return spec.optional ? 'optional' : 'required';
+}
+
+/**
+ * D37 step 3 for a route whose body is `mode` (D38): why the body is 400 INVALID_REQUEST, or null
+ * when its syntax passes. A route that declares no body ignores whatever it is sent.
+ */
+export function bodySyntaxProblem(mode: BodyMode, raw: unknown): string | null {
+  if (mode === 'ignored') return null;
+  if (raw instanceof MalformedBody) return raw.reason;
+  if (raw === undefined) return mode === 'optional' ? null : 'a JSON object body is required';
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'the body must be a JSON object';
+  return null;
+}
+
 function readBody<B>(spec: BodySpec<B>, raw: unknown, errors: FieldError[]): B | undefined {
-  if (raw instanceof MalformedBody) throw EdgeError.invalidRequest(raw.reason);
-  if (raw === undefined) {
-    if (spec.optional) return undefined;
-    throw EdgeError.invalidRequest('a JSON object body is required');
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw EdgeError.invalidRequest('the body must be a JSON object');
-  }
-  const accepted = spec.acceptedAsIs?.(raw as Record<string, unknown>);
+  if (raw === undefined) return undefined; // optional: bodySyntaxProblem refused it otherwise
+  const object = raw as Record<string, unknown>; // bodySyntaxProblem let only an object through
+  const accepted = spec.acceptedAsIs?.(object);
   if (accepted) return accepted;
-  const { value, errors: bodyErrors } = validateBody(spec.type as ClassConstructor<object>, raw);
+  const { value, errors: bodyErrors } = validateBody(spec.type as ClassConstructor<object>, object);
   errors.push(...bodyErrors);
   return value as B;
 }
@@ -90,7 +112,8 @@ interface PendingInput<P, Q, B> {
 function readInput<P, Q, B>(request: FastifyRequest, spec: InputSpec<P, Q, B>): PendingInput<P, Q, B> {
   const errors: FieldError[] = [];
   const rawBody = (request as { body?: unknown }).body;
-  if (spec.body && rawBody instanceof MalformedBody) throw EdgeError.invalidRequest(rawBody.reason);
+  const problem = bodySyntaxProblem(bodyModeOf(spec.body as BodySpec<unknown> | undefined), rawBody);
+  if (problem !== null) throw EdgeError.invalidRequest(problem);
   const params = spec.params
     ? readParameters(spec.params, (request.params ?? {}) as Record<string, unknown>, errors)
     : (undefined as P);
@@ -165,6 +188,9 @@ export const ValidInput =
     Reflect.defineMetadata(INPUT_SPEC, spec, target, propertyKey);
     const descriptor = Object.getOwnPropertyDescriptor(target, propertyKey);
     if (!descriptor) return;
+    addRouteConfig(descriptor.value as object, {
+      body: bodyModeOf(spec.body as BodySpec<unknown> | undefined),
+    } satisfies BodyRouteConfig);
     const parameters = [
       ...(spec.params ? parametersOf(spec.params) : []),
       ...(spec.query ? parametersOf(spec.query) : []),
