@@ -445,6 +445,35 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
       expect(found.totalItems).toBe(5);
     });
 
+    it('finds a first name or an email with a character past U+FFFF right after the keyword (D33, both engines)', async () => {
+      // MariaDB builds the index range of `LIKE 'ann%'` on utf8mb4_nopad_bin up to U+FFFF only:
+      // `ann😀` fell outside it, with or without a status filter. The keyword is a range on both
+      // engines (docs/leads-indexes.md).
+      const other = await insertConnectedPartner(t.app, vendorId);
+      const at = day('2026-05-04T00:00:00.000Z');
+      const owner = { vendorId, partnerId: other };
+      for (let i = 0; i < 40; i++)
+        await stored({ firstName: `Other${i}`, emailAddress: email(`o${i}`) }, at, owner);
+      await stored({ firstName: 'Ann😀', emailAddress: email('a1') }, at, owner);
+      await stored({ firstName: 'Zed', emailAddress: `ann\u{1F600}${unique('x')}@example.test` }, at, owner);
+      await stored({ firstName: 'Ann\u{10FFFF}', emailAddress: email('a3') }, at, owner);
+      await stored({ firstName: 'Anna', emailAddress: email('a4') }, at, owner);
+      for (const statuses of [[], [LeadMother.details().status as number]]) {
+        const found = await uow.run(() =>
+          leads.listForPartner(
+            query({ partnerId: other, keyword: 'ann', sortBy: 'id', sortDirection: 'asc', statuses }),
+          ),
+        );
+        expect(found.leads.map(({ lead }) => lead.details.firstName)).toEqual([
+          'Ann😀',
+          'Zed',
+          'Ann\u{10FFFF}',
+          'Anna',
+        ]);
+        expect(found.totalItems).toBe(4);
+      }
+    });
+
     it('bounds createdAt by whole UTC days, both inclusive (D33)', async () => {
       expect(
         await names({

@@ -7,7 +7,7 @@ import {
   isUniqueViolation,
 } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { likePrefix, prefixRange } from '../../shared/infrastructure/database/like-prefix';
+import { anyStartsWith, startsWith } from '../../shared/infrastructure/database/prefix-range';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { LeadRepository } from '../application/lead-repository';
 import type { LeadView } from '../application/lead-views';
@@ -54,23 +54,23 @@ const duplicatesSql = (engine: DatabaseEngine, count: number): string =>
 
 /**
  * The ids of the bucket's leads whose first name or email starts with the keyword: two ranges, of
- * `ix_leads_partner_first_name` and `ux_leads_partner_email`, unioned. On SQLite each range is
- * written as `>= from AND < to` (prefixRange: SQLite cannot use these indexes for its LIKE); on
- * MySQL as the LIKE itself, which the server turns into the range (the columns are NO PAD binary:
- * docs/leads-indexes.md).
+ * `ix_leads_partner_first_name` and `ux_leads_partner_email`, unioned, each written as
+ * `>= from AND < to` (prefix-range.ts; docs/leads-indexes.md).
  */
-const keywordIds = (condition: (column: string) => string): string =>
-  ['first_name_normalized', 'email_normalized']
-    .map(
-      (column) =>
-        `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ? AND ${condition(`k.${column}`)}`,
-    )
-    .join(' UNION ');
-const KEYWORD_IDS = {
-  sqliteBounded: keywordIds((c) => `${c} >= ? AND ${c} < ?`),
-  sqliteOpen: keywordIds((c) => `${c} >= ?`),
-  mysql: keywordIds((c) => `${c} LIKE ? ESCAPE '!'`),
-};
+function keywordIds(keyword: string, bucket: SqlValue[]): { sql: string; params: SqlValue[] } {
+  const parts = ['first_name_normalized', 'email_normalized'].map((column) =>
+    startsWith(`k.${column}`, keyword),
+  );
+  return {
+    sql: parts
+      .map(
+        (part) =>
+          `SELECT k.id FROM leads k WHERE k.vendor_id = ? AND k.partner_id = ? AND k.archived = ? AND ${part.sql}`,
+      )
+      .join(' UNION '),
+    params: parts.flatMap((part) => [...bucket, ...part.params]),
+  };
+}
 
 @Injectable()
 export class TypeOrmLeadRepository extends LeadRepository {
@@ -290,27 +290,15 @@ export class TypeOrmLeadRepository extends LeadRepository {
       // walked the partner's whole listing index for both, and MySQL did for the page, walking the
       // sort index until 20 matches turned up (all of it for a rare keyword). With a status or
       // source filter, whose own index range is there, the engine chooses (docs/leads-indexes.md).
-      let ids: string;
-      let bounds: string[];
-      if (this.engine === 'mysql') {
-        ids = KEYWORD_IDS.mysql;
-        bounds = [likePrefix(query.keyword)];
-      } else {
-        const range = prefixRange(query.keyword);
-        ids = range.to === null ? KEYWORD_IDS.sqliteOpen : KEYWORD_IDS.sqliteBounded;
-        bounds = range.to === null ? [range.from] : [range.from, range.to];
-      }
-      const bucket = [query.vendorId, query.partnerId, query.archived];
-      from = `(${ids}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
-      params.unshift(...bucket, ...bounds, ...bucket, ...bounds);
+      const ids = keywordIds(query.keyword, [query.vendorId, query.partnerId, query.archived]);
+      from = `(${ids.sql}) m ${this.outerJoin} leads ${a} ON ${a}.id = m.id`;
+      params.unshift(...ids.params);
     }
     if (query.keyword) {
       // The prefix itself, tested on each match (or on each row of the status or source range).
-      clauses.push(
-        `(${a}.first_name_normalized LIKE ${this.db.likeParam} ESCAPE '!' OR ${a}.email_normalized LIKE ${this.db.likeParam} ESCAPE '!')`,
-      );
-      const prefix = likePrefix(query.keyword);
-      params.push(prefix, prefix);
+      const keyword = anyStartsWith([`${a}.first_name_normalized`, `${a}.email_normalized`], query.keyword);
+      clauses.push(keyword.sql);
+      params.push(...keyword.params);
     }
     // A bound outside the years a DATETIME holds (1000-9999) excludes nothing: it is left out rather
     // than sent (SQLite would compare '+010000-...' as text, MySQL cannot store it).

@@ -5,7 +5,7 @@ import { DataSource } from 'typeorm';
 import { Page } from '../../shared/application/page';
 import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { likePrefix } from '../../shared/infrastructure/database/like-prefix';
+import { anyStartsWith } from '../../shared/infrastructure/database/prefix-range';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
 import { PartnerLock, PartnerRepository } from '../application/partner-repository';
@@ -123,11 +123,12 @@ export class TypeOrmPartnerRepository extends PartnerRepository {
       params.push(query.type);
     }
     if (query.keyword) {
-      clauses.push(
-        `(vp.company_name_normalized LIKE ${this.db.likeParam} ESCAPE '!' OR vp.contact_email_normalized LIKE ${this.db.likeParam} ESCAPE '!')`,
+      const keyword = anyStartsWith(
+        ['vp.company_name_normalized', 'vp.contact_email_normalized'],
+        query.keyword,
       );
-      const prefix = likePrefix(query.keyword);
-      params.push(prefix, prefix);
+      clauses.push(keyword.sql);
+      params.push(...keyword.params);
     }
     return { where: clauses.join(' AND '), params };
   }

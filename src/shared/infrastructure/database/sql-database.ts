@@ -98,14 +98,6 @@ export class SqlDatabase implements OnApplicationShutdown {
    * (a page of 20 ids: 19 µs with `LIMIT ?`, 10 µs with `LIMIT ?+0`).
    */
   readonly limitOffset: string;
-  /**
-   * The right-hand side of `LIKE` for a pattern bound to a parameter. On SQLite a `LIKE ?` is one
-   * the query planner may use for an index range, so, as with LIMIT, binding it marks the statement
-   * to be compiled again on every run (docs/performance.md, rule 18): `(? || '')` is the same
-   * pattern without that. The service's LIKEs are on BINARY columns, which SQLite's LIKE cannot use
-   * as a range anyway. A rare keyword's count over 20,000 leads: 56 µs with `LIKE ?`, 11.5 µs after.
-   */
-  readonly likeParam: string;
   private readonly logger = new Logger(SqlDatabase.name);
   /**
    * Prepared statements by connection and by the shape of their rows (objects, arrays, values):
@@ -135,7 +127,6 @@ export class SqlDatabase implements OnApplicationShutdown {
   ) {
     this.engine = engineOf(dataSource);
     this.limitOffset = this.engine === 'sqlite' ? 'LIMIT ?+0 OFFSET ?' : 'LIMIT ? OFFSET ?';
-    this.likeParam = this.engine === 'sqlite' ? "(? || '')" : '?';
     this.timeoutMs = config.databaseTimeoutMs;
     this.lockWaitSeconds = Math.max(1, Math.floor((config.databaseTimeoutMs * 0.6) / 1000));
     if (this.engine === 'mysql' && dataSource.isInitialized) this.boundSessions(this.mainPool());

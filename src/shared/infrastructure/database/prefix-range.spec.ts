@@ -1,5 +1,5 @@
 import { foldCase } from '../../domain/text';
-import { prefixRange } from './like-prefix';
+import { prefixRange } from './prefix-range';
 
 /** Code point order, the order of SQLite's BINARY and MySQL's NO PAD binary collation on these columns. */
 function compare(a: string, b: string): number {
