@@ -733,6 +733,26 @@ describe('Partners API (docs/api.md 1-4)', () => {
       expect(firstNames(await list(`?sortBy=${sortBy}`))).toEqual(expected);
     });
 
+    it('sorts names by their lower-cased form beyond ASCII, the same on both engines (D24)', async () => {
+      const accented = ['Émile', 'élan', 'Zoë', 'adam', 'Åsa'];
+      const users = accented.map((firstName, i) => ({
+        firstName,
+        emailAddress: `u${i}-${unique()}@partner.test`,
+        lastName: i === 3 ? null : firstName.toUpperCase(),
+        jobTitle: firstName,
+      }));
+      const other = (await invitePartner(t.http, key, PartnerMother.invite({ users }))).id;
+      const sorted = async (sortBy: string) => {
+        const response = await get(`/${other}/users?sortBy=${sortBy}`);
+        expect(response.status).toBe(200);
+        return firstNames(response.body.data);
+      };
+      // code points of the lower-cased forms: a < z < å (U+E5) < é (U+E9), then élan < émile
+      expect(await sorted('firstName')).toEqual(['adam', 'Zoë', 'Åsa', 'élan', 'Émile']);
+      expect(await sorted('jobTitle')).toEqual(['adam', 'Zoë', 'Åsa', 'élan', 'Émile']);
+      expect(await sorted('lastName')).toEqual(['adam', 'Zoë', 'Åsa', 'élan', 'Émile']); // null first
+    });
+
     it('pages without skipping or repeating', async () => {
       const pages = await Promise.all([0, 1, 2].map((p) => list(`?perPage=2&page=${p}&sortBy=firstName`)));
       expect(pages.map(firstNames)).toEqual([['Alpha', 'Bravo'], ['charlie', 'delta'], ['echo']]);

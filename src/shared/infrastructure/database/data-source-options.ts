@@ -1,3 +1,5 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { registerSqliteFunctions } from './sqlite-functions';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
@@ -46,10 +48,11 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
       database: database.path,
       enableWAL: !inMemory,
       timeout: timeoutMs,
-      prepareDatabase: (db: { pragma(source: string): unknown }) => {
+      prepareDatabase: (db: BetterSqlite3.Database) => {
         db.pragma('foreign_keys = ON');
         db.pragma(`busy_timeout = ${timeoutMs}`);
         db.pragma('synchronous = NORMAL');
+        registerSqliteFunctions(db);
       },
     };
   }
