@@ -191,6 +191,43 @@ describe('webhook delivery across server processes (X18)', () => {
     expect(attempts).toEqual([before[0]!.eventId, before[0]!.eventId]);
   }, 180_000);
 
+  it('on SIGTERM during an attempt the receiver never answers: exits 0 within 10 s, and the next process sends it again at once (D41)', async () => {
+    const db = await scratchWithKey();
+    const attempts: string[] = [];
+    let heldResolve: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (heldResolve = resolve));
+    const receiver = await startReceiver((req, res) => {
+      attempts.push(String(req.headers['webhook-id']));
+      if (attempts.length === 1) {
+        heldResolve!(); // never answered: the attempt would wait for its 10-second timeout
+        return;
+      }
+      res.statusCode = 204;
+      res.end();
+    });
+    receivers.push(receiver);
+
+    const first = await start(db.url);
+    const { hookId, partnerId } = await registerAndInvite(first, db.apiKey, receiver.url);
+    const lead = await api(first, db.apiKey).post(`/partners/${partnerId}/leads`).send(leadBody());
+    expect(lead.status).toBe(200);
+    await held;
+    const signalled = Date.now();
+    first.child.kill('SIGTERM');
+    expect(await first.exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+
+    // given back as it was: no attempt counted, no lease to wait for
+    const second = await start(db.url);
+    const after = await waitFor(
+      () => deliveries(second, db.apiKey, hookId),
+      (rows) => rows[0]?.status === 'DELIVERED',
+    );
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ status: 'DELIVERED', attempts: 1, lastResponseStatus: 204 });
+    expect(attempts).toEqual([after[0]!.eventId, after[0]!.eventId]);
+  }, 180_000);
+
   (isMysql() ? it : it.skip)(
     '[MySQL] two processes on one database: every event delivered once, never two attempts of one at a time',
     async () => {

@@ -27,14 +27,16 @@ export type WorkerRound<Outcome extends string> = { claimed: number; released: n
  * instance could take it over). A full batch suggests more is due: the next round starts at once;
  * otherwise the loop waits for the poll interval.
  *
- * Stopping (D41) finishes the row in hand, gives back the lease of the rest of the batch, and ends
- * the loop; stop() also waits for rounds started directly (tests).
+ * Stopping (D41) finishes the row in hand (or cuts it short, where `stopSignal` is used), gives back
+ * the lease of the rest of the batch, and ends the loop; stop() also waits for rounds started
+ * directly (tests).
  */
 export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome extends string>
   implements OnApplicationBootstrap, OnModuleDestroy
 {
   protected abstract readonly logger: Logger;
   private stopping = false;
+  private stopController = new AbortController();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private readonly rounds = new Set<Promise<WorkerRound<Outcome>>>();
@@ -58,6 +60,14 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
   /** Told of each attempt's outcome (metrics). */
   protected afterAttempt(_outcome: Outcome): void {}
 
+  /**
+   * Aborted when stop() is called: an attempt that can wait on a remote party (a webhook receiver
+   * that does not answer) passes it on, so that stopping is not held up by it (D41).
+   */
+  protected get stopSignal(): AbortSignal {
+    return this.stopController.signal;
+  }
+
   onApplicationBootstrap(): void {
     if (this.timings.autoStart) this.start();
   }
@@ -70,12 +80,14 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
   start(): void {
     if (this.loop) return;
     this.stopping = false;
+    if (this.stopController.signal.aborted) this.stopController = new AbortController();
     this.loop = this.run();
   }
 
   /** Ends the poll loop after the row in hand; resolves when it has ended. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.stopController.abort();
     this.wake?.();
     await this.loop;
     this.loop = undefined;

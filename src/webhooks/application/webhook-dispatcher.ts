@@ -10,7 +10,7 @@ import { DestinationGuard } from './destination-guard';
 import { MAX_ATTEMPTS, WebhookDispatcherSettings, retryDelay } from './webhook-dispatcher.settings';
 
 /** Counts of what rounds did, for the management port's metrics. */
-export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'cancelled';
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'cancelled' | 'interrupted';
 export type WebhookRound = WorkerRound<DeliveryOutcome>;
 
 /**
@@ -28,6 +28,9 @@ export type WebhookRound = WorkerRound<DeliveryOutcome>;
  * that still holds. A delivery whose endpoint was deleted is `cancelled`: not sent when the DELETE
  * came first, and left FAILED "endpoint deleted" when it came during the POST (which cannot be
  * called back once it is on the wire).
+ *
+ * Stopping (D41) aborts an attempt in flight: its row is given back as it was (`interrupted`), and
+ * the next instance to run sends it again at once, with the same `webhook-id`.
  */
 @Injectable()
 export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, DeliveryOutcome> {
@@ -43,7 +46,7 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
     private readonly settings: WebhookDispatcherSettings,
     private readonly config: AppConfig,
   ) {
-    super(uow, clock, settings, ['delivered', 'retried', 'failed', 'cancelled'], 'webhook');
+    super(uow, clock, settings, ['delivered', 'retried', 'failed', 'cancelled', 'interrupted'], 'webhook');
   }
 
   /** Called with each attempt's outcome (metrics). */
@@ -82,7 +85,13 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
       'webhook-signature': signWebhook(delivery.secret, delivery.eventId, timestamp, delivery.payload),
     };
     try {
-      const status = await this.sender.post(delivery.url, headers, delivery.payload, this.settings.timeoutMs);
+      const status = await this.sender.post(
+        delivery.url,
+        headers,
+        delivery.payload,
+        this.settings.timeoutMs,
+        this.stopSignal,
+      );
       return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (error) {
       return { status: null, error: error instanceof Error ? error.message : String(error) };
@@ -92,6 +101,12 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
   protected async handle(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
     if (!(await this.uow.run(() => this.queue.confirm(delivery)))) return 'cancelled';
     const { status, error } = await this.attempt(delivery);
+    if (error !== null && this.stopSignal.aborted) {
+      // D41: stopping cut the attempt short (a receiver that does not answer would hold the exit up
+      // to the timeout). Not the receiver's failure: the row is given back untouched, due at once.
+      await this.uow.run(() => this.queue.release([delivery.id], delivery.leaseToken));
+      return 'interrupted';
+    }
     const outcome = { attempts: delivery.attempts + 1, responseStatus: status, at: this.clock.now() };
     if (error === null) {
       const recorded = await this.uow.run(() => this.queue.markDelivered(delivery, outcome));

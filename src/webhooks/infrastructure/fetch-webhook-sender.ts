@@ -7,13 +7,20 @@ import { WebhookSender } from '../application/webhook-sender';
  */
 @Injectable()
 export class FetchWebhookSender extends WebhookSender {
-  async post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<number> {
+  async post(
+    url: string,
+    headers: Record<string, string>,
+    body: string,
+    timeoutMs: number,
+    cancel?: AbortSignal,
+  ): Promise<number> {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const response = await fetch(url, {
       method: 'POST',
       headers,
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: cancel ? AbortSignal.any([timeout, cancel]) : timeout,
     });
     // the body is not needed; reading it frees the connection (bounded by the same timeout)
     await response.arrayBuffer().catch(() => undefined);

@@ -26,11 +26,11 @@ export class WebhookMetrics implements OnModuleInit {
     const registers = [this.metrics.registry];
     const attempts = new Counter({
       name: 'webhook_delivery_attempts_total',
-      help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up), cancelled (the endpoint was deleted before or during the attempt)',
+      help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up), cancelled (the endpoint was deleted before or during the attempt), interrupted (cut short by a stop, to be sent again)',
       labelNames: ['outcome'] as const,
       registers,
     });
-    for (const outcome of ['delivered', 'retried', 'failed', 'cancelled'] as const)
+    for (const outcome of ['delivered', 'retried', 'failed', 'cancelled', 'interrupted'] as const)
       attempts.inc({ outcome }, 0);
     this.dispatcher.onOutcome((outcome) => attempts.inc({ outcome }));
     // A database that does not answer leaves the gauges as they were: /metrics must not fail with it.
