@@ -142,27 +142,33 @@ describe('webhook delivery across server processes (X18)', () => {
     return { hookId: (hook.body.data as { id: number }).id, partnerId };
   }
 
-  it('sends again with the same webhook-id after a kill -9 between sending and recording, once the lease has passed', async () => {
-    const db = await scratchWithKey();
+  /**
+   * A receiver that never answers its first request and answers 204 to every later one, a server
+   * with an endpoint for it, and a lead created: resolves once the first attempt has arrived.
+   */
+  async function firstAttemptHeld(db: { url: string; apiKey: string }) {
     const attempts: string[] = [];
-    let heldResolve: (() => void) | undefined;
-    const held = new Promise<void>((resolve) => (heldResolve = resolve));
+    let arrived: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
     const receiver = await startReceiver((req, res) => {
       attempts.push(String(req.headers['webhook-id']));
-      if (attempts.length === 1) {
-        heldResolve!(); // received, never answered: the sender is between sending and recording
-        return;
-      }
+      if (attempts.length === 1) return arrived!();
       res.statusCode = 204;
       res.end();
     });
     receivers.push(receiver);
-
     const first = await start(db.url);
     const { hookId, partnerId } = await registerAndInvite(first, db.apiKey, receiver.url);
     const lead = await api(first, db.apiKey).post(`/partners/${partnerId}/leads`).send(leadBody());
     expect(lead.status).toBe(200);
     await held;
+    return { first, hookId, attempts };
+  }
+
+  it('sends again with the same webhook-id after a kill -9 between sending and recording, once the lease has passed', async () => {
+    const db = await scratchWithKey();
+    // the first request is received and never answered: the sender is between sending and recording
+    const { first, hookId, attempts } = await firstAttemptHeld(db);
     expect(await first.stop('SIGKILL')).toBeNull();
 
     const second = await start(db.url);
@@ -193,25 +199,8 @@ describe('webhook delivery across server processes (X18)', () => {
 
   it('on SIGTERM during an attempt the receiver never answers: exits 0 within 10 s, and the next process sends it again at once (D41)', async () => {
     const db = await scratchWithKey();
-    const attempts: string[] = [];
-    let heldResolve: (() => void) | undefined;
-    const held = new Promise<void>((resolve) => (heldResolve = resolve));
-    const receiver = await startReceiver((req, res) => {
-      attempts.push(String(req.headers['webhook-id']));
-      if (attempts.length === 1) {
-        heldResolve!(); // never answered: the attempt would wait for its 10-second timeout
-        return;
-      }
-      res.statusCode = 204;
-      res.end();
-    });
-    receivers.push(receiver);
-
-    const first = await start(db.url);
-    const { hookId, partnerId } = await registerAndInvite(first, db.apiKey, receiver.url);
-    const lead = await api(first, db.apiKey).post(`/partners/${partnerId}/leads`).send(leadBody());
-    expect(lead.status).toBe(200);
-    await held;
+    // never answered: the attempt would wait for its 10-second timeout
+    const { first, hookId, attempts } = await firstAttemptHeld(db);
     const signalled = Date.now();
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
