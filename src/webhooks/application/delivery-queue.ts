@@ -34,7 +34,11 @@ export interface QueueStats {
  * ended (docs/webhooks.md, "Endpoints").
  */
 export abstract class DeliveryQueue {
-  /** Leases up to `limit` due deliveries of live endpoints until `leaseUntil` under `leaseToken`. */
+  /**
+   * Leases up to `limit` due PENDING deliveries until `leaseUntil` under `leaseToken`. Deleted
+   * endpoints are not filtered here (their pending rows are failed by the DELETE); `confirm` checks
+   * again just before each POST.
+   */
   abstract claimDue(
     now: Date,
     limit: number,

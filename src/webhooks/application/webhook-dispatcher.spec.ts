@@ -52,12 +52,41 @@ class OneDeliveryQueue extends DeliveryQueue {
   markFailed(): Promise<boolean> {
     throw new Error('not expected');
   }
-  release(): Promise<void> {
+  released: number[] = [];
+  release(ids: number[]): Promise<void> {
+    this.released.push(...ids);
     return Promise.resolve();
   }
   stats(): Promise<QueueStats> {
     return Promise.resolve({ pending: 0, oldestPendingAt: null });
   }
+}
+
+const at = new Date('2030-01-01T00:00:00.000Z');
+
+function dispatcherWith(
+  queue: DeliveryQueue,
+  sender: WebhookSender,
+  guard: DestinationGuard = new (class extends DestinationGuard {
+    problem(): Promise<string | null> {
+      return Promise.resolve(null);
+    }
+  })(),
+): WebhookDispatcher {
+  const clock = new (class extends Clock {
+    now(): Date {
+      return at;
+    }
+  })();
+  return new WebhookDispatcher(
+    new DirectUnitOfWork(),
+    queue,
+    sender,
+    guard,
+    clock,
+    new WebhookDispatcherSettings({ autoStart: false }),
+    AppConfig.fromEnv({}),
+  );
 }
 
 describe('WebhookDispatcher', () => {
@@ -75,29 +104,55 @@ describe('WebhookDispatcher', () => {
         return Promise.resolve('must not point to a loopback, private or link-local address');
       }
     })();
-    const clock = new (class extends Clock {
-      now(): Date {
-        return new Date('2030-01-01T00:00:00.000Z');
-      }
-    })();
-    const config: AppConfig = AppConfig.fromEnv({});
-    const dispatcher = new WebhookDispatcher(
-      new DirectUnitOfWork(),
-      queue,
-      sender,
-      guard,
-      clock,
-      new WebhookDispatcherSettings({ autoStart: false }),
-      config,
-    );
+    const dispatcher = dispatcherWith(queue, sender, guard);
     expect(await dispatcher.dispatchDue()).toMatchObject({ claimed: 1, retried: 1 });
     expect(sent).toEqual([]);
     expect(queue.retries).toEqual([
       {
         id: 1,
-        outcome: { attempts: 1, responseStatus: null, at: new Date('2030-01-01T00:00:00.000Z') },
+        outcome: { attempts: 1, responseStatus: null, at },
         error: 'destination refused: must not point to a loopback, private or link-local address',
       },
     ]);
+  });
+
+  describe('stopping during an attempt (D41)', () => {
+    function senderThatStops(finish: (signal: AbortSignal) => Promise<number>) {
+      const holder: { dispatcher?: WebhookDispatcher; stopped?: Promise<void> } = {};
+      const sender = new (class extends WebhookSender {
+        post(_url: string, _h: Record<string, string>, _b: string, _t: number, cancel?: AbortSignal) {
+          holder.stopped = holder.dispatcher!.stop();
+          return finish(cancel!);
+        }
+      })();
+      return { holder, sender };
+    }
+
+    it('records an answer that arrives as the stop begins: a 500 is a failed attempt, not an interrupted one', async () => {
+      const queue = new OneDeliveryQueue();
+      const { holder, sender } = senderThatStops(() => Promise.resolve(500));
+      holder.dispatcher = dispatcherWith(queue, sender);
+      const round = await holder.dispatcher.dispatchDue();
+      await holder.stopped;
+      expect(round).toMatchObject({ claimed: 1, retried: 1, interrupted: 0 });
+      expect(queue.retries).toEqual([
+        { id: 1, outcome: { attempts: 1, responseStatus: 500, at }, error: 'HTTP 500' },
+      ]);
+      expect(queue.released).toEqual([]);
+    });
+
+    it('gives the row back untouched when the stop aborts the send', async () => {
+      const queue = new OneDeliveryQueue();
+      const { holder, sender } = senderThatStops((signal) => {
+        expect(signal.aborted).toBe(true);
+        return Promise.reject(new Error('This operation was aborted'));
+      });
+      holder.dispatcher = dispatcherWith(queue, sender);
+      const round = await holder.dispatcher.dispatchDue();
+      await holder.stopped;
+      expect(round).toMatchObject({ claimed: 1, retried: 0, interrupted: 1 });
+      expect(queue.retries).toEqual([]);
+      expect(queue.released).toEqual([1]);
+    });
   });
 });

@@ -13,6 +13,9 @@ import { MAX_ATTEMPTS, WebhookDispatcherSettings, retryDelay } from './webhook-d
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'cancelled' | 'interrupted';
 export type WebhookRound = WorkerRound<DeliveryOutcome>;
 
+/** One POST's result, or 'interrupted' when stopping the process cut it short (D41). */
+type AttemptResult = { status: number | null; error: string | null } | 'interrupted';
+
 /**
  * Delivers webhook events (X18) from inside the server process, on the poll loop of
  * LeasedQueueWorker like the MailDispatcher (D35, D41): a round leases a batch of due deliveries in
@@ -27,10 +30,12 @@ export type WebhookRound = WorkerRound<DeliveryOutcome>;
  * round's lease, and its endpoint live, just before the POST, and the outcome is written only while
  * that still holds. A delivery whose endpoint was deleted is `cancelled`: not sent when the DELETE
  * came first, and left FAILED "endpoint deleted" when it came during the POST (which cannot be
- * called back once it is on the wire).
+ * called back once it is on the wire). A row no longer PENDING under this lease (it ran out and
+ * another instance took the row) is `cancelled` too: the other instance's outcome is the one kept.
  *
  * Stopping (D41) aborts an attempt in flight: its row is given back as it was (`interrupted`), and
- * the next instance to run sends it again at once, with the same `webhook-id`.
+ * the next instance to run sends it again at once, with the same `webhook-id`. An answer that came
+ * back before the abort took hold is recorded as usual.
  */
 @Injectable()
 export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, DeliveryOutcome> {
@@ -71,7 +76,7 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
     return this.queue.release(ids, leaseToken);
   }
 
-  private async attempt(delivery: ClaimedDelivery): Promise<{ status: number | null; error: string | null }> {
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptResult> {
     if (!this.config.webhooks.allowPrivateNetworks) {
       // X16 again at send time: the name may resolve elsewhere now than at registration
       const refused = await this.guard.problem(delivery.url);
@@ -94,19 +99,23 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
       );
       return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (error) {
+      // only a send that threw while stopping was cut short by the stop; an answer that arrived
+      // (even one arriving as the stop begins) is the receiver's verdict and is recorded
+      if (this.stopSignal.aborted) return 'interrupted';
       return { status: null, error: error instanceof Error ? error.message : String(error) };
     }
   }
 
   protected async handle(delivery: ClaimedDelivery): Promise<DeliveryOutcome> {
     if (!(await this.uow.run(() => this.queue.confirm(delivery)))) return 'cancelled';
-    const { status, error } = await this.attempt(delivery);
-    if (error !== null && this.stopSignal.aborted) {
+    const result = await this.attempt(delivery);
+    if (result === 'interrupted') {
       // D41: stopping cut the attempt short (a receiver that does not answer would hold the exit up
       // to the timeout). Not the receiver's failure: the row is given back untouched, due at once.
       await this.uow.run(() => this.queue.release([delivery.id], delivery.leaseToken));
       return 'interrupted';
     }
+    const { status, error } = result;
     const outcome = { attempts: delivery.attempts + 1, responseStatus: status, at: this.clock.now() };
     if (error === null) {
       const recorded = await this.uow.run(() => this.queue.markDelivered(delivery, outcome));

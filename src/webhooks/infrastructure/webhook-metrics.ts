@@ -26,7 +26,7 @@ export class WebhookMetrics implements OnModuleInit {
     const registers = [this.metrics.registry];
     const attempts = new Counter({
       name: 'webhook_delivery_attempts_total',
-      help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up), cancelled (the endpoint was deleted before or during the attempt), interrupted (cut short by a stop, to be sent again)',
+      help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up), cancelled (not recorded: the endpoint was deleted before or during the attempt, or the lease on the row was lost), interrupted (cut short by a stop, to be sent again)',
       labelNames: ['outcome'] as const,
       registers,
     });
