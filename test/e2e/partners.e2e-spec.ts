@@ -753,6 +753,25 @@ describe('Partners API (docs/api.md 1-4)', () => {
       expect(await sorted('lastName')).toEqual(['adam', 'Zoë', 'Åsa', 'élan', 'Émile']); // null first
     });
 
+    it("sorts names the engines would lower-case differently by the service's own lower-cased copies (D24)", async () => {
+      // MySQL/MariaDB's LOWER() turns İ into i and leaves ẞ as it is; the stored copies keep İ and hold ß
+      const names = ['İz', 'j', 'ẞa', 'ña'];
+      const users = names.map((firstName, i) => ({
+        firstName,
+        emailAddress: `d24-${i}-${unique()}@partner.test`,
+        lastName: firstName,
+        jobTitle: firstName,
+      }));
+      const other = (await invitePartner(t.http, key, PartnerMother.invite({ users }))).id;
+      // code points of the copies: j (U+6A) < ß (U+DF) < ñ (U+F1) < İ (U+130)
+      const expected = ['j', 'ẞa', 'ña', 'İz'];
+      for (const sortBy of ['firstName', 'lastName', 'jobTitle']) {
+        const response = await get(`/${other}/users?sortBy=${sortBy}`);
+        expect(response.status).toBe(200);
+        expect(firstNames(response.body.data)).toEqual(expected);
+      }
+    });
+
     it('pages without skipping or repeating', async () => {
       const pages = await Promise.all([0, 1, 2].map((p) => list(`?perPage=2&page=${p}&sortBy=firstName`)));
       expect(pages.map(firstNames)).toEqual([['Alpha', 'Bravo'], ['charlie', 'delta'], ['echo']]);

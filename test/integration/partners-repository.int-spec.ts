@@ -267,3 +267,89 @@ describe('migration VendorPartnerListing1763700000700', () => {
     }
   });
 });
+
+describe('migration PartnerUserSortKeys1763700001000', () => {
+  it('fills the sort copies of the users that existed before it (D24)', async () => {
+    const scratch = await createScratchDatabase();
+    const t = await createTestApp({ env: { DATABASE_URL: scratch.url } });
+    try {
+      const { apiKey } = await createVendor(t.app);
+      const names = ['Émile', 'zoë', 'İz', 'Adam'];
+      const partner = await invitePartner(
+        t.http,
+        apiKey,
+        PartnerMother.invite({
+          users: names.map((firstName, i) => ({
+            firstName,
+            lastName: i === 3 ? null : firstName.toUpperCase(),
+            jobTitle: i === 0 ? null : firstName,
+            emailAddress: `sort-${i}-${unique()}@partner.test`,
+          })),
+        }),
+      );
+      const dataSource = t.app.get(DataSource);
+      const applied = async () =>
+        ((await dataSource.query('SELECT name FROM migrations')) as { name: string }[]).map((m) => m.name);
+      const sqlite = dataSource.options.type === 'better-sqlite3';
+      const counter = async () =>
+        (
+          (await dataSource.query(`SELECT seq FROM sqlite_sequence WHERE name = 'partner_users'`)) as {
+            seq: number;
+          }[]
+        )[0]?.seq;
+      // as if later users had been removed: AUTOINCREMENT must not hand their ids out again
+      if (sqlite)
+        await dataSource.query(`UPDATE sqlite_sequence SET seq = seq + 100 WHERE name = 'partner_users'`);
+      const counterBefore = sqlite ? await counter() : undefined;
+      while ((await applied()).includes('PartnerUserSortKeys1763700001000')) {
+        await dataSource.undoLastMigration({ transaction: 'each' });
+      }
+      await t.app.get(MigrationRunner).run();
+      if (sqlite) expect(await counter()).toBe(counterBefore);
+
+      const copies = (await dataSource.query(
+        `SELECT first_name, first_name_normalized, last_name_normalized, job_title_normalized
+           FROM partner_users ORDER BY id`,
+      )) as Record<string, string | null>[];
+      expect(copies).toEqual([
+        {
+          first_name: 'Émile',
+          first_name_normalized: 'émile',
+          last_name_normalized: 'émile',
+          job_title_normalized: null,
+        },
+        {
+          first_name: 'zoë',
+          first_name_normalized: 'zoë',
+          last_name_normalized: 'zoë',
+          job_title_normalized: 'zoë',
+        },
+        {
+          first_name: 'İz',
+          first_name_normalized: 'İz',
+          last_name_normalized: 'İz',
+          job_title_normalized: 'İz',
+        },
+        {
+          first_name: 'Adam',
+          first_name_normalized: 'adam',
+          last_name_normalized: null,
+          job_title_normalized: 'adam',
+        },
+      ]);
+      const sorted = async (sortBy: string) =>
+        (
+          (await vendorApi(t.http, apiKey).get(`/partners/${partner.id}/users?sortBy=${sortBy}`)).body
+            .data as {
+            data: { firstName: string }[];
+          }
+        ).data.map((u) => u.firstName);
+      expect(await sorted('firstName')).toEqual(['Adam', 'zoë', 'Émile', 'İz']);
+      expect(await sorted('lastName')).toEqual(['Adam', 'zoë', 'Émile', 'İz']);
+      expect(await sorted('jobTitle')).toEqual(['Émile', 'Adam', 'zoë', 'İz']);
+    } finally {
+      await t.close();
+      await scratch.drop();
+    }
+  });
+});

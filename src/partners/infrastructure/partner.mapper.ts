@@ -78,16 +78,22 @@ export const PartnerUserMapper = {
     });
   },
 
-  /** D13: the address is stored as sent, its lower-cased copy carries the unique index. */
+  /**
+   * D13: the address is stored as sent, its lower-cased copy carries the unique index. D24: the names
+   * sort by lower-cased copies written here, so that both engines order them by the same bytes.
+   */
   toRow(user: PartnerUser): Omit<PartnerUserOrmEntity, 'id'> {
     return {
       partnerId: user.partnerId,
       firstName: user.firstName,
+      firstNameNormalized: foldCase(user.firstName),
       lastName: user.lastName,
+      lastNameNormalized: user.lastName === null ? null : foldCase(user.lastName),
       emailAddress: user.emailAddress,
       emailNormalized: normalizeEmail(user.emailAddress),
       phoneNumber: user.phoneNumber,
       jobTitle: user.jobTitle,
+      jobTitleNormalized: user.jobTitle === null ? null : foldCase(user.jobTitle),
       lastActiveAt: user.lastActiveAt,
       createdAt: user.createdAt,
     };

@@ -3,11 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource } from 'typeorm';
 import { Page } from '../../shared/application/page';
-import {
-  DatabaseEngine,
-  engineOf,
-  isUniqueViolation,
-} from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
@@ -17,27 +13,22 @@ import { PartnerUserMapper } from './partner.mapper';
 import { PartnerUserOrmEntity } from './partner-user.orm-entity';
 
 /**
- * Sort expressions (D24): names compare case-insensitively, as their lower-cased form in code point
- * order, the same on both engines (SQLite's LOWER() folds ASCII only: sqlite-functions.ts); nulls
- * come first; ties go to id.
+ * Sort columns (D24): names compare case-insensitively, by the lower-cased copies written with each
+ * user (`foldCase`), byte for byte, which is code point order on both engines; nulls come first; ties
+ * go to id.
  */
-function sortExpressions(engine: DatabaseEngine): Record<PartnerUserSortKey, string> {
-  const folded = (column: string) =>
-    engine === 'sqlite' ? `fold_case(${column})` : `CAST(LOWER(${column}) AS BINARY)`;
-  return {
-    id: 'u.id',
-    firstName: folded('u.first_name'),
-    lastName: folded('u.last_name'),
-    emailAddress: 'u.email_normalized',
-    jobTitle: folded('u.job_title'),
-    createdAt: 'u.created_at',
-  };
-}
+const SORT_COLUMNS: Record<PartnerUserSortKey, string> = {
+  id: 'u.id',
+  firstName: 'u.first_name_normalized',
+  lastName: 'u.last_name_normalized',
+  emailAddress: 'u.email_normalized',
+  jobTitle: 'u.job_title_normalized',
+  createdAt: 'u.created_at',
+};
 
 @Injectable()
 export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   private readonly sql: EntitySql<PartnerUserOrmEntity>;
-  private readonly sortExpressions: Record<PartnerUserSortKey, string>;
   private readonly findSql = new Map<string, string>();
   /** `takenEmails`' statement by the number of addresses */
   private readonly takenSql: string[] = [];
@@ -49,7 +40,6 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   ) {
     super();
     this.sql = new EntitySql(dataSource, PartnerUserOrmEntity, 'u');
-    this.sortExpressions = sortExpressions(engineOf(dataSource));
   }
 
   private get rows() {
@@ -124,7 +114,7 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     if (offset >= totalItems) return { data: [], page: query.page, perPage: query.perPage, totalItems };
     const rows = await this.db.all<PartnerUserOrmEntity>(
       `SELECT ${this.sql.selectList} FROM partner_users u WHERE u.partner_id = ?
-        ORDER BY ${this.sortExpressions[query.sortBy]} ASC, u.id ASC ${this.db.limitOffset}`,
+        ORDER BY ${SORT_COLUMNS[query.sortBy]} ASC, u.id ASC ${this.db.limitOffset}`,
       [query.partnerId, query.perPage, offset],
     );
     return {

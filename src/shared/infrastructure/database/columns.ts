@@ -86,8 +86,8 @@ export function DateTimeColumn(options: ColumnOptions = {}): PropertyDecorator {
  * `Bolt`; SQLite compares bytes anyway. The collation is MySQL's here; `alignColumnsWithEngine`
  * names MariaDB's on a data source told it is MariaDB (the schema comparison's).
  */
-export function KeyColumn(name: string): PropertyDecorator {
-  return onEngines(Column({ name, type: 'varchar', length: 255 }), {
+export function KeyColumn(name: string, options: { nullable?: boolean } = {}): PropertyDecorator {
+  return onEngines(Column({ name, type: 'varchar', length: 255, ...options }), {
     mysql: { charset: 'utf8mb4', collation: KEY_COLLATION.mysql },
   });
 }

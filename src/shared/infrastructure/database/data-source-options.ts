@@ -1,5 +1,3 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import { registerSqliteFunctions } from './sqlite-functions';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
@@ -48,11 +46,10 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
       database: database.path,
       enableWAL: !inMemory,
       timeout: timeoutMs,
-      prepareDatabase: (db: BetterSqlite3.Database) => {
+      prepareDatabase: (db: { pragma(source: string): unknown }) => {
         db.pragma('foreign_keys = ON');
         db.pragma(`busy_timeout = ${timeoutMs}`);
         db.pragma('synchronous = NORMAL');
-        registerSqliteFunctions(db);
       },
     };
   }

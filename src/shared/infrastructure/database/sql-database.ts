@@ -5,7 +5,6 @@ import BetterSqlite3 from 'better-sqlite3';
 import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { registerSqliteFunctions } from './sqlite-functions';
 import { DatabaseEngine, engineOf, isQueryTimeout, sqliteDateTime } from './database-engine';
 import { mysqlConnectionOptions } from './data-source-options';
 
@@ -443,10 +442,7 @@ export class SqlDatabase implements OnApplicationShutdown {
     if (this.engine !== 'sqlite' || !this.dataSource.isInitialized) return null;
     const file = this.writer().name;
     this.reader = file === ':memory:' || file === '' ? null : new BetterSqlite3(file, { readonly: true });
-    if (this.reader) {
-      this.reader.pragma(`busy_timeout = ${this.timeoutMs}`);
-      registerSqliteFunctions(this.reader);
-    }
+    this.reader?.pragma(`busy_timeout = ${this.timeoutMs}`);
     return this.reader;
   }
 
