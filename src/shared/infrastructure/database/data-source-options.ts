@@ -50,6 +50,10 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
         db.pragma('foreign_keys = ON');
         db.pragma(`busy_timeout = ${timeoutMs}`);
         db.pragma('synchronous = NORMAL');
+        // Each unit of work is a SAVEPOINT in the shared transaction (group commit): SQLite copies
+        // every page a unit first touches into a statement journal, a temporary file by default.
+        // In memory it is a copy, not a write (docs/performance.md, rule 26).
+        db.pragma('temp_store = MEMORY');
       },
     };
   }
