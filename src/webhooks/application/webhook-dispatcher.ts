@@ -89,19 +89,21 @@ export class WebhookDispatcher extends LeasedQueueWorker<ClaimedDelivery, Delive
       'webhook-timestamp': String(timestamp),
       'webhook-signature': signWebhook(delivery.secret, delivery.eventId, timestamp, delivery.payload),
     };
+    // this attempt's own stop signal: a later start() replaces the worker's once it has fired
+    const stop = this.stopSignal;
     try {
       const status = await this.sender.post(
         delivery.url,
         headers,
         delivery.payload,
         this.settings.timeoutMs,
-        this.stopSignal,
+        stop,
       );
       return { status, error: status >= 200 && status < 300 ? null : `HTTP ${status}` };
     } catch (error) {
       // only a send that threw while stopping was cut short by the stop; an answer that arrived
       // (even one arriving as the stop begins) is the receiver's verdict and is recorded
-      if (this.stopSignal.aborted) return 'interrupted';
+      if (stop.aborted) return 'interrupted';
       return { status: null, error: error instanceof Error ? error.message : String(error) };
     }
   }
