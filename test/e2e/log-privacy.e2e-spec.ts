@@ -9,6 +9,7 @@ import { ApiKeyRepository } from '../../src/vendors/application/api-key-reposito
 import { TypeOrmApiKeyRepository } from '../../src/vendors/infrastructure/typeorm-api-key-repository';
 import { vendorApi } from '../support/lead-fixtures';
 import { fastDispatcher, settleOutbox } from '../support/mail-outbox';
+import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
 
 /** A mail server that refuses every recipient, quoting the address in its answer (as real ones do). */
@@ -43,11 +44,16 @@ describe('logs hold no personal data', () => {
   let t: TestApp;
   let logText = '';
   let smtp: { url: string; stop: () => Promise<void> };
+  let scratch: ScratchDatabase;
   const trigger = unique('no_users_');
   const refusedName = unique('Refused');
 
   beforeAll(async () => {
     smtp = await refusingSmtpServer();
+    // A database of its own, as the other mail tests have: on the shared MySQL database another test
+    // file's app, whose dispatcher runs, could claim this file's outbox rows and hold them past the
+    // wait below (seen once in CI), and the trigger below would reach that file's inserts.
+    scratch = await createScratchDatabase();
     const stream = new Writable({
       write(chunk: Buffer, _encoding, done) {
         logText += chunk.toString();
@@ -55,7 +61,7 @@ describe('logs hold no personal data', () => {
       },
     });
     t = await createTestApp({
-      env: { SMTP_URL: smtp.url },
+      env: { SMTP_URL: smtp.url, DATABASE_URL: scratch.url },
       override: (b) =>
         b
           .overrideProvider(AppLogger)
@@ -83,6 +89,7 @@ describe('logs hold no personal data', () => {
     await t.app.get(DataSource).query(`DROP TRIGGER ${trigger}`);
     await t.close();
     await smtp.stop();
+    await scratch.drop();
   });
 
   it('runs a whole scenario without one personal value in a log line above debug', async () => {
