@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { foldCase } from '../../shared/domain/text';
+import { foldCase, foldCaseOrNull } from '../../shared/domain/text';
 import { dialectOf, execute, keyType } from '../../shared/infrastructure/database/migrations/sql-dialect';
 
 /**
@@ -21,6 +21,7 @@ export class PartnerUserSortKeys1763700001000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     const d = dialectOf(queryRunner);
+    const key = await keyType(queryRunner);
     if (d.engine === 'sqlite') {
       await execute(queryRunner, [
         `CREATE TABLE "partner_users__sort" (
@@ -57,7 +58,6 @@ export class PartnerUserSortKeys1763700001000 implements MigrationInterface {
       if (violations.length > 0)
         throw new Error(`foreign key violations after the copy: ${JSON.stringify(violations)}`);
     } else {
-      const key = await keyType(queryRunner);
       await queryRunner.query(
         `ALTER TABLE partner_users
           ADD COLUMN first_name_normalized ${key} NULL AFTER first_name,
@@ -67,19 +67,16 @@ export class PartnerUserSortKeys1763700001000 implements MigrationInterface {
     }
     const users: { id: number; first_name: string; last_name: string | null; job_title: string | null }[] =
       await queryRunner.query('SELECT id, first_name, last_name, job_title FROM partner_users');
-    const fold = (text: string | null) => (text === null ? null : foldCase(text));
     for (const user of users) {
       await queryRunner.query(
         `UPDATE partner_users
             SET first_name_normalized = ?, last_name_normalized = ?, job_title_normalized = ?
           WHERE id = ?`,
-        [foldCase(user.first_name), fold(user.last_name), fold(user.job_title), user.id],
+        [foldCase(user.first_name), foldCaseOrNull(user.last_name), foldCaseOrNull(user.job_title), user.id],
       );
     }
     if (d.engine === 'mysql') {
-      await queryRunner.query(
-        `ALTER TABLE partner_users MODIFY first_name_normalized ${await keyType(queryRunner)} NOT NULL`,
-      );
+      await queryRunner.query(`ALTER TABLE partner_users MODIFY first_name_normalized ${key} NOT NULL`);
     }
   }
 

@@ -1,5 +1,5 @@
 import { normalizeEmail } from '../../shared/domain/email';
-import { foldCase } from '../../shared/domain/text';
+import { foldCase, foldCaseOrNull } from '../../shared/domain/text';
 import { Partner, PartnerType } from '../domain/partner';
 import { PartnerUser } from '../domain/partner-user';
 import { PartnerOrmEntity } from './partner.orm-entity';
@@ -88,12 +88,12 @@ export const PartnerUserMapper = {
       firstName: user.firstName,
       firstNameNormalized: foldCase(user.firstName),
       lastName: user.lastName,
-      lastNameNormalized: user.lastName === null ? null : foldCase(user.lastName),
+      lastNameNormalized: foldCaseOrNull(user.lastName),
       emailAddress: user.emailAddress,
       emailNormalized: normalizeEmail(user.emailAddress),
       phoneNumber: user.phoneNumber,
       jobTitle: user.jobTitle,
-      jobTitleNormalized: user.jobTitle === null ? null : foldCase(user.jobTitle),
+      jobTitleNormalized: foldCaseOrNull(user.jobTitle),
       lastActiveAt: user.lastActiveAt,
       createdAt: user.createdAt,
     };

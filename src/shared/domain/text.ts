@@ -23,3 +23,8 @@ export function foldCase(text: string): string {
   }
   return folded;
 }
+
+/** `foldCase` of an optional text: null stays null (the copy of a nullable column). */
+export function foldCaseOrNull(text: string | null): string | null {
+  return text === null ? null : foldCase(text);
+}
