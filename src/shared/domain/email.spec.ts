@@ -61,9 +61,22 @@ describe('isDeliverableEmailAddress (D13, docs/email-addresses.md)', () => {
       'a domain over 253 characters',
       `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(62)}`,
     ],
+    [
+      'a domain over 253 characters beyond the BMP',
+      `a@${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(62)}`,
+    ],
     ['an empty string', ''],
   ])('refuses %s', (_label, address) => {
     expect(isDeliverableEmailAddress(address)).toBe(false);
+  });
+
+  it('counts the domain in characters, not UTF-16 units (docs/email-addresses.md, D14)', () => {
+    // 186 characters, 366 UTF-16 units: U+20000 is one character written as a surrogate pair
+    const label = '\u{20000}'.repeat(60);
+    expect(isDeliverableEmailAddress(`a@${label}.${label}.${label}.com`)).toBe(true);
+    // 253 characters exactly
+    const long = `a@${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(61)}`;
+    expect(isDeliverableEmailAddress(long)).toBe(true);
   });
 
   it('takes linear time on a long near-miss (no catastrophic backtracking)', () => {

@@ -1,4 +1,4 @@
-import { foldCase } from './text';
+import { codePointLength, foldCase } from './text';
 
 /**
  * D13: addresses are stored as sent but compared case-insensitively everywhere.
@@ -25,9 +25,12 @@ const ADDRESS = new RegExp(
   'u',
 );
 
-/** RFC 5321 4.5.3.1: a local part of at most 64 octets, a domain of at most 255 (253 written out). */
+/**
+ * RFC 5321 4.5.3.1: a local part of at most 64 octets, a domain of at most 255 (253 written out).
+ * The domain is counted in characters (code points, as D14 counts), as are its labels.
+ */
 const MAX_LOCAL_OCTETS = 64;
-const MAX_DOMAIN_LENGTH = 253;
+const MAX_DOMAIN_CHARACTERS = 253;
 
 /**
  * D13: whether `address` is an email address of the accepted syntax. The one rule for every email
@@ -36,7 +39,10 @@ const MAX_DOMAIN_LENGTH = 253;
 export function isDeliverableEmailAddress(address: string): boolean {
   if (!ADDRESS.test(address)) return false;
   const at = address.lastIndexOf('@');
-  if (address.length - at - 1 > MAX_DOMAIN_LENGTH) return false;
+  // a UTF-16 unit is at most one character: a short domain needs no count
+  const domainUnits = address.length - at - 1;
+  if (domainUnits > MAX_DOMAIN_CHARACTERS && codePointLength(address.slice(at + 1)) > MAX_DOMAIN_CHARACTERS)
+    return false;
   // a UTF-16 unit is at most 3 octets in UTF-8: a short local part needs no count
   return at * 3 <= MAX_LOCAL_OCTETS || utf8Length(address.slice(0, at)) <= MAX_LOCAL_OCTETS;
 }
