@@ -262,9 +262,10 @@ describe('HTTP edge', () => {
     });
 
     it('refuses blank required strings and counts length in code points (D14)', async () => {
-      expect((await post('5').send({ ...valid, name: '   ' })).body.errors).toEqual([
-        { field: 'name', error: 'must not be empty or blank' },
-      ]);
+      for (const blank of ['   ', '\u0085', '\u00a0\u2028\ufeff'])
+        expect((await post('5').send({ ...valid, name: blank })).body.errors).toEqual([
+          { field: 'name', error: 'must not be empty or blank' },
+        ]);
       const emoji255 = '😀'.repeat(255);
       const ok = await post('5').send({ ...valid, name: emoji255 });
       expect(ok.status).toBe(200);

@@ -161,6 +161,16 @@ describe('Leads: create, get, replace, update', () => {
     it.each([
       ['a malformed email', { emailAddress: 'not-an-email' }, 'emailAddress'],
       ['a blank firstName', { firstName: '   ' }, 'firstName'],
+      [
+        'a firstName of NEXT LINE (U+0085) and an ideographic space only',
+        { firstName: '\u0085\u3000' },
+        'firstName',
+      ],
+      [
+        'an email whose top-level label is marks only',
+        { emailAddress: 'a@example.\u0301\u0301' },
+        'emailAddress',
+      ],
       ['an empty companyName', { companyName: '' }, 'companyName'],
       ['a null required field', { firstName: null }, 'firstName'],
       ['a negative leadAge (D15)', { leadAge: -1 }, 'leadAge'],

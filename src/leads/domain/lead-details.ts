@@ -1,5 +1,5 @@
 import { FieldError, ValidationError } from '../../shared/domain/domain-error';
-import { LONG_TEXT, SHORT_TEXT, codePointLength } from '../../shared/domain/text';
+import { LONG_TEXT, SHORT_TEXT, codePointLength, isBlank } from '../../shared/domain/text';
 
 /** The writable fields of a lead (docs/api.md "Lead"): what create, replace and update may set. */
 export interface LeadDetails {
@@ -101,7 +101,7 @@ function checkText(
     return;
   }
   if (typeof value !== 'string') errors.push({ field, error: 'must be a string' });
-  else if (required && value.trim() === '') errors.push({ field, error: 'must not be empty or blank' });
+  else if (required && isBlank(value)) errors.push({ field, error: 'must not be empty or blank' });
   else if (codePointLength(value) > max) errors.push({ field, error: `must be at most ${max} characters` });
 }
 

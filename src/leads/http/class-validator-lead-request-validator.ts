@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { FieldError } from '../../shared/domain/domain-error';
 import { isDeliverableEmailAddress } from '../../shared/domain/email';
-import { codePointLength } from '../../shared/domain/text';
+import { codePointLength, isBlank } from '../../shared/domain/text';
 import { LONG_TEXT, MAX_ID, SHORT_TEXT, isWellFormedText, validateBody } from '../../shared/http/validation';
 import { LeadRequestValidator } from '../application/lead-request-validator';
 import {
@@ -54,7 +54,7 @@ export function acceptedLeadBody(body: Record<string, unknown>): Partial<LeadDet
   const details: Record<string, unknown> = {};
   for (const field of REQUIRED_TEXT_FIELDS) {
     const value = hasOwn(body, field) ? body[field] : undefined;
-    if (!isText(value, SHORT_TEXT) || value.trim() === '') return null;
+    if (!isText(value, SHORT_TEXT) || isBlank(value)) return null;
     details[field] = value;
   }
   if (!isDeliverableEmailAddress(details.emailAddress as string)) return null;

@@ -11,6 +11,8 @@ describe('isDeliverableEmailAddress (D13, docs/email-addresses.md)', () => {
     'josé@exämple.de',
     '用户@例子.广告',
     'a@xn--mnchen-3ya.de',
+    'a@example.भारत', // a top-level label with a vowel sign (a mark) between its letters
+    'a@example.e\u0301x',
     'a@1st.example.com',
     `${'a'.repeat(64)}@example.com`,
     `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(57)}`,
@@ -65,6 +67,8 @@ describe('isDeliverableEmailAddress (D13, docs/email-addresses.md)', () => {
       'a domain over 253 characters beyond the BMP',
       `a@${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(63)}.${'\u{20000}'.repeat(62)}`,
     ],
+    ['a top-level label of marks only', 'a@example.\u0301\u0301'],
+    ['a top-level label of one letter and a mark', 'a@example.c\u0301'],
     ['an empty string', ''],
   ])('refuses %s', (_label, address) => {
     expect(isDeliverableEmailAddress(address)).toBe(false);

@@ -18,8 +18,12 @@ const LOCAL_CHAR = "[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]|[^\\x00-\\x7F\\p{C}\\p{Z}]";
 /** A letter, mark or digit (any script): the ends and the inside of a domain label. */
 const LABEL_CHAR = '[\\p{L}\\p{M}\\p{N}]';
 const LABEL = `${LABEL_CHAR}(?:(?:${LABEL_CHAR}|-){0,61}${LABEL_CHAR})?`;
-/** The top-level label: letters (not digits only, so no IP address), or an A-label. */
-const TOP_LABEL = '(?:[\\p{L}\\p{M}]{2,63}|[Xx][Nn]--[A-Za-z0-9-]{1,59})';
+/**
+ * The top-level label: at least two letters, with their marks, at most 63 characters (not digits
+ * only, so no IP address; not marks only), or an A-label.
+ */
+const TOP_LABEL =
+  '(?:(?=[\\p{L}\\p{M}]{2,63}$)\\p{L}\\p{M}*\\p{L}[\\p{L}\\p{M}]*|[Xx][Nn]--[A-Za-z0-9-]{1,59})';
 const ADDRESS = new RegExp(
   `^(?:${LOCAL_CHAR})+(?:\\.(?:${LOCAL_CHAR})+)*@(?:${LABEL}\\.)+${TOP_LABEL}$`,
   'u',

@@ -10,6 +10,17 @@ export function codePointLength(text: string): number {
   return count;
 }
 
+/** D14: white space: Unicode's White_Space characters, and U+FEFF, which JavaScript's trim() removes too. */
+const BLANK = /^[\p{White_Space}\uFEFF]*$/u;
+
+/**
+ * D14: whether a string is empty or only white space (a required string must not be). Wider than
+ * `trim() === ''`, which keeps U+0085 (NEXT LINE), a White_Space character.
+ */
+export function isBlank(text: string): boolean {
+  return BLANK.test(text);
+}
+
 /**
  * D13, D33: the lower-cased copy used for case-insensitive comparison (duplicates, lookups, keyword
  * search). Lower-cased one code point at a time, keeping a code point whose lower case would be

@@ -24,7 +24,7 @@ import {
 } from 'class-validator';
 import { FieldError } from '../domain/domain-error';
 import { isDeliverableEmailAddress } from '../domain/email';
-import { LONG_TEXT, SHORT_TEXT, codePointLength } from '../domain/text';
+import { LONG_TEXT, SHORT_TEXT, codePointLength, isBlank } from '../domain/text';
 
 /** D14, declared once for the edge and the domain (shared/domain/text.ts). */
 export { LONG_TEXT, SHORT_TEXT };
@@ -33,7 +33,7 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER; // D2, D39
 @ValidatorConstraint({ name: 'notBlank' })
 class NotBlankConstraint implements ValidatorConstraintInterface {
   validate(value: unknown): boolean {
-    return typeof value === 'string' && value.trim().length > 0;
+    return typeof value === 'string' && !isBlank(value);
   }
   defaultMessage(): string {
     return 'must not be empty or blank';
@@ -120,7 +120,7 @@ function documented(options: ApiPropertyOptions, doc: FieldDoc = {}): PropertyDe
   } as ApiPropertyOptions);
 }
 
-const NOT_BLANK = '[^\\s]'; // at least one character that is not white space (D14)
+const NOT_BLANK = '[^\\s\\u0085]'; // at least one character that is not white space (D14, isBlank)
 
 /** Required, a non-blank string of at most `max` code points (D14, D17). */
 export function RequiredString(max = SHORT_TEXT, doc?: FieldDoc): PropertyDecorator {

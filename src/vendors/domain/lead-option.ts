@@ -1,4 +1,4 @@
-import { SHORT_TEXT, codePointLength } from '../../shared/domain/text';
+import { SHORT_TEXT, codePointLength, isBlank } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 /** The two dropdowns a vendor configures for its leads (docs/api.md Lead.source / Lead.status, D15). */
@@ -17,7 +17,7 @@ export function validateLeadOption(kind: string, label: string): { kind: LeadOpt
   if (!LEAD_OPTION_KINDS.includes(kind as LeadOptionKind)) {
     errors.push({ field: 'kind', error: 'must be source or status' });
   }
-  if (label.trim() === '') errors.push({ field: 'label', error: 'must not be blank' });
+  if (isBlank(label)) errors.push({ field: 'label', error: 'must not be blank' });
   else if (codePointLength(label) > SHORT_TEXT)
     errors.push({ field: 'label', error: `must be at most ${SHORT_TEXT} characters` });
   if (errors.length > 0) throw new ValidationError(errors);

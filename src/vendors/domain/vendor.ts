@@ -1,4 +1,4 @@
-import { SHORT_TEXT, codePointLength } from '../../shared/domain/text';
+import { SHORT_TEXT, codePointLength, isBlank } from '../../shared/domain/text';
 import { ValidationError } from '../../shared/domain/domain-error';
 
 export interface VendorSnapshot {
@@ -12,7 +12,7 @@ export class Vendor {
   private constructor(private state: Omit<VendorSnapshot, 'id'> & { id: number | undefined }) {}
 
   static register(name: string, now: Date): Vendor {
-    if (name.trim() === '') throw ValidationError.of('name', 'must not be blank');
+    if (isBlank(name)) throw ValidationError.of('name', 'must not be blank');
     if (codePointLength(name) > SHORT_TEXT)
       throw ValidationError.of('name', `must be at most ${SHORT_TEXT} characters`);
     return new Vendor({ id: undefined, name, createdAt: now });
