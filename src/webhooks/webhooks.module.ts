@@ -13,7 +13,7 @@ import { DeliveryQueue } from './application/delivery-queue';
 import { WebhookSender } from './application/webhook-sender';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhookDispatcherSettings } from './application/webhook-dispatcher.settings';
-import { FetchWebhookSender } from './infrastructure/fetch-webhook-sender';
+import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
 import { TypeOrmDeliveryQueue } from './infrastructure/typeorm-delivery-queue';
 import { WebhookMetrics } from './infrastructure/webhook-metrics';
 import { WebhooksController } from './http/webhooks.controller';
@@ -41,7 +41,7 @@ import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
     { provide: DestinationGuard, useClass: DnsDestinationGuard },
     { provide: WebhookDispatcherSettings, useValue: new WebhookDispatcherSettings() },
     { provide: DeliveryQueue, useClass: TypeOrmDeliveryQueue },
-    { provide: WebhookSender, useClass: FetchWebhookSender },
+    { provide: WebhookSender, useClass: HttpWebhookSender },
     WebhookDispatcher,
     WebhookMetrics,
     RegisterWebhookUseCase,

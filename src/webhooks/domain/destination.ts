@@ -25,6 +25,9 @@ refused.addSubnet('fec0::', 10, 'ipv6');
 // NAT64 for local use (RFC 8215): translated inside the network it serves
 refused.addSubnet('64:ff9b:1::', 48, 'ipv6');
 
+/** X16: why a destination whose host is, or resolves to, a refused address is refused. */
+export const REFUSED_DESTINATION = 'must not point to a loopback, private or link-local address';
+
 /** True when `address` (an IPv4 or IPv6 literal) is in a range webhooks are not sent to. */
 export function isRefusedAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Injectable } from '@nestjs/common';
 import { DestinationGuard } from '../application/destination-guard';
-import { isRefusedAddress } from '../domain/destination';
+import { REFUSED_DESTINATION, isRefusedAddress } from '../domain/destination';
 
 /**
  * X16 SSRF guard: a url whose host is, or resolves to, any loopback, private or link-local address is
@@ -24,7 +24,7 @@ export class DnsDestinationGuard extends DestinationGuard {
       }
     }
     if (addresses.length === 0 || addresses.some(isRefusedAddress)) {
-      return 'must not point to a loopback, private or link-local address';
+      return REFUSED_DESTINATION;
     }
     return null;
   }
