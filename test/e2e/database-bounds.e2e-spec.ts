@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo, Server, Socket, createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import * as mysql from 'mysql2/promise';
 import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { AppLogger, createPino } from '../../src/shared/logging.module';
 import { TestApp, createTestApp, createVendor, isMysql, testDatabaseUrl, unique } from '../support/test-app';
 import { VendorApi, invitePartner, leadBody, vendorApi } from '../support/lead-fixtures';
 
@@ -209,7 +211,17 @@ describe('a SQLite file locked by another process', () => {
 
   it('answers a write 503 within the bound while the other holds the lock, reads go on, and writes work after', async () => {
     const url = `sqlite:${join(dir, 'app.sqlite')}`;
-    const t = await createTestApp({ env: { DATABASE_URL: url, DATABASE_TIMEOUT_MS: String(BOUND_MS) } });
+    let logText = '';
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logText += chunk.toString();
+        done();
+      },
+    });
+    const t = await createTestApp({
+      env: { DATABASE_URL: url, DATABASE_TIMEOUT_MS: String(BOUND_MS) },
+      override: (b) => b.overrideProvider(AppLogger).useValue(new AppLogger(createPino('info', stream))),
+    });
     const other = new BetterSqlite3(url.slice('sqlite:'.length));
     try {
       const f = await fixture(t);
@@ -219,6 +231,16 @@ describe('a SQLite file locked by another process', () => {
         expectUnavailable(result);
         expect(ms).toBeLessThan(BOUND_MS + SLACK_MS);
         expect((await f.api.get(`/leads/${f.leadId}`)).status).toBe(200);
+        // docs/operations.md: a 503 is logged at warn with the request id, and nothing at error
+        const lines = logText
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as { level: number; msg: string; status?: number; reqId?: string });
+        const answered = lines.filter((line) => line.msg === 'request completed' && line.status === 503);
+        expect(answered).toEqual([
+          expect.objectContaining({ level: 40, reqId: result.headers['x-request-id'] }),
+        ]);
+        expect(lines.filter((line) => line.level >= 50)).toEqual([]);
       } finally {
         other.exec('ROLLBACK');
       }
