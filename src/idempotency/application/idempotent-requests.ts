@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '../../shared/application/unit-of-work';
+import { StoreUnavailableError, UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { IdempotencyClaim, StoredResponse, decide, isStorable, newClaim } from '../domain/idempotency-record';
 import { IdempotencyStore } from './idempotency-store';
@@ -65,8 +65,9 @@ export class IdempotentRequests {
     response: StoredResponse,
     errorCode: string | undefined,
   ): Promise<void> {
+    const storable = isStorable(response.status, errorCode);
     try {
-      if (isStorable(response.status, errorCode)) {
+      if (storable) {
         const stored = await this.uow.run(() => this.store.complete(claim, response));
         if (!stored) {
           this.logger.warn(
@@ -77,8 +78,18 @@ export class IdempotentRequests {
         await this.uow.run(() => this.store.release(claim));
       }
     } catch (error) {
+      // The request's own unit of work has ended already: what failed is only the key's bookkeeping,
+      // so the log must not repeat a 503's "nothing was committed" about the request.
+      const cause =
+        error instanceof StoreUnavailableError
+          ? `the database is unavailable (${error.reason})`
+          : error instanceof Error
+            ? error.message
+            : String(error);
       this.logger.error(
-        `could not finish the Idempotency-Key of vendor ${claim.vendorId}: ${error instanceof Error ? error.message : String(error)}`,
+        storable
+          ? `could not store the answer under the Idempotency-Key of vendor ${claim.vendorId}: ${cause}; the request's own outcome stands, and the key stays in use until its lease ends`
+          : `could not free the Idempotency-Key of vendor ${claim.vendorId}: ${cause}; it stays in use until its lease ends`,
       );
     }
   }

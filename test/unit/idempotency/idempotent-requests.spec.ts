@@ -1,3 +1,5 @@
+import { Logger } from '@nestjs/common';
+import { StoreUnavailableError } from '../../../src/shared/application/unit-of-work';
 import { IdempotentRequests } from '../../../src/idempotency/application/idempotent-requests';
 import { IdempotencySweeper } from '../../../src/idempotency/application/idempotency-sweeper';
 import { IdempotencySettings } from '../../../src/idempotency/application/idempotency.settings';
@@ -55,6 +57,32 @@ describe('IdempotentRequests (X1-X5)', () => {
     await t.requests.finish(first.claim, { status, body: '{}' }, code);
     expect((await t.requests.begin(1, 'k', 'fp')).kind).toBe(stored ? 'replay' : 'run');
   });
+
+  it.each([
+    [200, undefined, 'could not store the answer under the Idempotency-Key of vendor 1'],
+    [400, 'VALIDATION_FAILED', 'could not free the Idempotency-Key of vendor 1'],
+  ])(
+    'logs a failure to finish a %i without saying the request committed nothing (docs/idempotency.md)',
+    async (status, code, start) => {
+      const t = setup();
+      const first = await t.requests.begin(1, 'k', 'fp');
+      if (first.kind !== 'run') throw new Error('expected run');
+      const logged = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      const failing = () => Promise.reject(new StoreUnavailableError('lock_wait'));
+      jest.spyOn(t.idempotencyStore, 'complete').mockImplementation(failing);
+      jest.spyOn(t.idempotencyStore, 'release').mockImplementation(failing);
+      try {
+        await t.requests.finish(first.claim, { status, body: '{}' }, code);
+        expect(logged).toHaveBeenCalledTimes(1);
+        const message = String(logged.mock.calls[0]![0]);
+        expect(message.startsWith(`${start}: the database is unavailable (lock_wait);`)).toBe(true);
+        expect(message).toContain('until its lease ends');
+        expect(message).not.toContain('nothing was committed');
+      } finally {
+        logged.mockRestore();
+      }
+    },
+  );
 
   it('a claim whose lease passed is taken over; the old holder can no longer store its response', async () => {
     const t = setup();
