@@ -29,15 +29,11 @@ describe('lead import files', () => {
   }
 
   it('tells the format by the extension, in any case', () => {
-    expect(['a.csv', 'a.CSV', 'a.ndjson', 'a.JSONL', 'a.json', 'a', 'csv'].map(leadFileFormatOf)).toEqual([
-      'csv',
-      'csv',
-      'ndjson',
-      'ndjson',
-      null,
-      null,
-      null,
-    ]);
+    expect(
+      ['a.csv', 'a.CSV', 'a.ndjson', 'a.JSONL', 'a.json', 'a', 'csv', 'in/.csv', '.Jsonl', 'csv.d/x'].map(
+        leadFileFormatOf,
+      ),
+    ).toEqual(['csv', 'csv', 'ndjson', 'ndjson', null, null, null, 'csv', 'ndjson', null]);
     expect(rejectedFileFor('in/leads.csv')).toBe('in/leads.csv.rejected.ndjson');
   });
 
@@ -134,6 +130,79 @@ describe('lead import files', () => {
     },
   );
 
+  it('CSV: LF and CRLF mixed in one file each end a record, and no CR is left in a cell', async () => {
+    const rows = await read('mixed-a.csv', 'firstName,companyName\nA,C\r\nB,C\nD,C\r\n');
+    expect(rows.map((r) => [r.line, r.fields])).toEqual([
+      [2, { firstName: 'A', companyName: 'C' }],
+      [3, { firstName: 'B', companyName: 'C' }],
+      [4, { firstName: 'D', companyName: 'C' }],
+    ]);
+    const other = await read('mixed-b.csv', 'firstName,companyName\r\nA,C\nB,"two\r\nlines"\r\nD,C\n');
+    expect(other.map((r) => [r.line, r.fields])).toEqual([
+      [2, { firstName: 'A', companyName: 'C' }],
+      [3, { firstName: 'B', companyName: 'two\r\nlines' }],
+      [5, { firstName: 'D', companyName: 'C' }],
+    ]);
+  });
+
+  it('CSV: a quote inside a cell that was not quoted rejects the record with its whole text', async () => {
+    const rows = await read('stray.csv', 'firstName,city\na"b,c\nd,e\n');
+    expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+      [2, expect.stringMatching(/^Invalid Opening Quote/)],
+      [3, 'd'],
+    ]);
+    expect(rows[0]!.original).toBe('a"b,c');
+  });
+
+  it.each([
+    ['CSV', 'big.csv', (pad: string) => `firstName,city\na,b\nc,"${pad}"\nd,e\n`, 4],
+    [
+      'CSV, a quoted cell over several lines',
+      'big-lines.csv',
+      (pad: string) => `firstName,city\na,b\nc,"x\n${pad}\ny"\nd,e\n`,
+      6,
+    ],
+    [
+      'NDJSON',
+      'big.ndjson',
+      (pad: string) => `{"firstName":"a"}\n{"firstName":"c","pad":"${pad}"}\n{"firstName":"d"}\n`,
+      3,
+    ],
+  ])(
+    '%s: a record over 1 MiB is rejected as POST refuses such a body (D6), with its first 1 KiB, and the next is read',
+    async (_case, name, content, nextLine) => {
+      const rows = await read(name, content('é'.repeat(600_000)));
+      expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+        [rows[0]!.line, 'a'],
+        [
+          rows[0]!.line + 1,
+          `the ${name.endsWith('.csv') ? 'record' : 'line'} is larger than 1048576 bytes, the limit of a request body`,
+        ],
+        [nextLine, 'd'],
+      ]);
+      const kept = rows[1]!.original as string;
+      expect(Buffer.byteLength(kept)).toBeLessThanOrEqual(1024 + 3);
+      expect(kept.endsWith('…')).toBe(true);
+      expect(kept.includes('\uFFFD')).toBe(false);
+    },
+  );
+
+  it('NDJSON: a line of exactly 1 MiB is read; a row nested deeper than 32 levels is rejected whole (D6)', async () => {
+    const start = '{"firstName":"a","pad":"';
+    const exact = `${start}${'x'.repeat(1_048_576 - start.length - 2)}"}`;
+    const deep = `{"firstName":"b","deep":${'['.repeat(2000)}${']'.repeat(2000)}}`;
+    const rows = await read(
+      'limits.ndjson',
+      `${exact}\r\n${deep}\n{"firstName":"c","ok":${'['.repeat(31)}${']'.repeat(31)}}\n`,
+    );
+    expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+      [1, 'a'],
+      [2, 'the row is nested more than 32 levels deep'],
+      [3, 'c'],
+    ]);
+    expect(rows[1]!.original).toBe(deep);
+  });
+
   it('CSV and NDJSON: a row that is not UTF-8 is rejected, not imported with U+FFFD (D14)', async () => {
     const csv = Buffer.concat([
       Buffer.from('\nfirstName,city\na,b\n"c'),
@@ -171,7 +240,7 @@ describe('lead import files', () => {
         row: { line },
       });
     }
-    expect(await sink.close()).toBe(path);
+    expect(await sink.close(true)).toBe(path);
     const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(3000);
     expect(JSON.parse(lines[2999]!)).toEqual({
@@ -181,7 +250,10 @@ describe('lead import files', () => {
       row: { line: 3000 },
     });
 
-    expect(await new NdjsonRejectedRowSink(path).close()).toBeNull();
+    // a run that stopped on an error before rejecting anything leaves the earlier file alone
+    expect(await new NdjsonRejectedRowSink(path).close(false)).toBeNull();
+    expect(readFileSync(path, 'utf8').trimEnd().split('\n')).toHaveLength(3000);
+    expect(await new NdjsonRejectedRowSink(path).close(true)).toBeNull();
     expect(existsSync(path)).toBe(false);
   });
 });

@@ -148,7 +148,7 @@ export class ImportLeadsUseCase {
     }
     command.progress.finish(this.counts(run));
     try {
-      rejectedFile = await command.rejected.close();
+      rejectedFile = await command.rejected.close(failure === null);
     } catch (error) {
       // the rejected file could not be written or removed: say so with what is already committed
       failure ??= { cause: error };

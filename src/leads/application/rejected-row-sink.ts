@@ -13,6 +13,10 @@ export interface RejectedRow {
 export abstract class RejectedRowSink {
   /** Rows arrive in line order, after the batch they belong to is committed. */
   abstract write(row: RejectedRow): Promise<void>;
-  /** Flushes and closes; returns where the rows went, or null when nothing was rejected. */
-  abstract close(): Promise<string | null>;
+  /**
+   * Flushes and closes; returns where the rows went, or null when nothing was rejected. `finished`
+   * is false when the run stopped on an error: a run that wrote no row then leaves an earlier run's
+   * rows where they are (it changed nothing), where a finished one removes them (they would mislead).
+   */
+  abstract close(finished: boolean): Promise<string | null>;
 }

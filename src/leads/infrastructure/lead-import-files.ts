@@ -1,9 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { access, constants, rm, stat, open, FileHandle } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { basename } from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { CsvError, parse } from 'csv-parse';
 import { FieldError } from '../../shared/domain/domain-error';
+import { BODY_LIMIT_BYTES, MAX_NESTING, nestingDepth } from '../../shared/domain/json-limits';
 import { ImportRow, LeadRowSource } from '../application/lead-row-source';
 import { RejectedRow, RejectedRowSink } from '../application/rejected-row-sink';
 import { ID_FIELDS, WRITABLE_FIELDS } from '../domain/lead-details';
@@ -12,9 +13,10 @@ import { ID_FIELDS, WRITABLE_FIELDS } from '../domain/lead-details';
 export type LeadFileFormat = 'csv' | 'ndjson';
 
 export function leadFileFormatOf(path: string): LeadFileFormat | null {
-  const extension = extname(path).toLowerCase();
-  if (extension === '.csv') return 'csv';
-  if (extension === '.ndjson' || extension === '.jsonl') return 'ndjson';
+  // the name's ending, not extname(), which sees no extension in a name such as `.csv`
+  const name = basename(path).toLowerCase();
+  if (name.endsWith('.csv')) return 'csv';
+  if (name.endsWith('.ndjson') || name.endsWith('.jsonl')) return 'ndjson';
   return null;
 }
 
@@ -74,29 +76,49 @@ function ndjsonRow(text: string, line: number): ImportRow | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return unreadable(line, value, 'must be a JSON object');
   }
+  // D6, as POST refuses such a body; the text, not the value, goes to the rejected file
+  if (nestingDepth(value) > MAX_NESTING) {
+    return unreadable(line, text, `the row is nested more than ${MAX_NESTING} levels deep`);
+  }
   return { line, fields: value as Record<string, unknown>, original: value, readErrors: [] };
 }
 
 const NEWLINE = 0x0a;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+/** What of a line over the size limit the rejected file keeps: its first 1 KiB. */
+const PREVIEW_BYTES = 1024;
+const tooLarge = (what: 'line' | 'record') =>
+  `the ${what} is larger than ${BODY_LIMIT_BYTES} bytes, the limit of a request body`;
+
+/** The first PREVIEW_BYTES of `data` from `start`, cut at a character boundary, and an ellipsis. */
+function preview(data: Buffer, start: number): string {
+  let end = Math.min(data.length, start + PREVIEW_BYTES);
+  while (end > start && end < data.length && (data[end]! & 0xc0) === 0x80) end -= 1;
+  return `${data.toString('utf8', start, end)}…`;
+}
 
 /**
  * NDJSON / JSON Lines: one JSON object per line, exactly as POST leads' body (D16, D17: JSON types
  * are kept, a wrong one is the validation's error). A line that is not JSON, or JSON that is not an
- * object, is rejected as a whole with field "" (POST answers such a body INVALID_REQUEST). Blank
- * lines are not rows; a UTF-8 byte order mark and CR of CRLF line ends are dropped.
+ * object, is rejected as a whole with field "" (POST answers such a body INVALID_REQUEST), and so is
+ * a line POST would refuse for its size or depth (D6): over 1 MiB, or nested more than 32 levels.
+ * Blank lines are not rows; a UTF-8 byte order mark and CR of CRLF line ends are dropped.
  *
  * Lines are cut on the newline byte of each block read (UTF-8 never has that byte inside a
- * character), each block's rows yielded together.
+ * character), each block's rows yielded together. A line that grows past the size limit is not
+ * kept: its bytes are skipped up to its newline, so memory stays bounded whatever the file holds.
  */
 export class NdjsonLeadRowSource extends FileRowSource {
   async *rows(): AsyncIterable<ImportRow[]> {
     let line = 0;
     let rest: Buffer | null = null;
+    /** the line over the size limit being skipped: its row, yielded once its newline is read */
+    let skipping: ImportRow | null = null;
     const rowOf = (data: Buffer, start: number, end: number): ImportRow | null => {
       line += 1;
       if (line === 1 && data.subarray(start, start + 3).equals(UTF8_BOM)) start += 3;
       if (end > start && data[end - 1] === 0x0d) end -= 1;
+      if (end - start > BODY_LIMIT_BYTES) return unreadable(line, preview(data, start), tooLarge('line'));
       // decoding other bytes would import U+FFFD instead of what was sent, which POST refuses (D14)
       if (!isUtf8(data.subarray(start, end))) {
         return unreadable(line, data.toString('utf8', start, end), 'the line is not UTF-8 text');
@@ -104,18 +126,31 @@ export class NdjsonLeadRowSource extends FileRowSource {
       return ndjsonRow(data.toString('utf8', start, end), line);
     };
     for await (const chunk of this.blocks()) {
-      const data: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
       const rows: ImportRow[] = [];
+      let data: Buffer = chunk;
       let start = 0;
-      for (let end = data.indexOf(NEWLINE); end !== -1; end = data.indexOf(NEWLINE, start)) {
+      if (skipping) {
+        const end = chunk.indexOf(NEWLINE);
+        if (end === -1) continue;
+        rows.push(skipping);
+        skipping = null;
+        start = end + 1;
+      } else if (rest) data = Buffer.concat([rest, chunk]);
+      for (let end = data.indexOf(NEWLINE, start); end !== -1; end = data.indexOf(NEWLINE, start)) {
         const row = rowOf(data, start, end);
         if (row) rows.push(row);
         start = end + 1;
       }
       rest = start < data.length ? data.subarray(start) : null;
+      // + 1: the line's CR, dropped when it ends in CRLF
+      if (rest && rest.length > BODY_LIMIT_BYTES + 1) {
+        line += 1;
+        skipping = unreadable(line, preview(rest, 0), tooLarge('line'));
+        rest = null;
+      }
       if (rows.length > 0) yield rows;
     }
-    const last = rest ? rowOf(rest, 0, rest.length) : null;
+    const last = skipping ?? (rest ? rowOf(rest, 0, rest.length) : null);
     if (last) yield [last];
   }
 }
@@ -201,10 +236,13 @@ const CR = 0x0d;
 
 /**
  * What csv-parse cannot get past, taken out before it reads the file: a record with a quoted cell
- * closed and then followed by something other than a comma or the line end (`"Acme" Inc`), and a
- * record that is not UTF-8. csv-parse skips the first but stays inside the quote, so that it read
- * every later record as part of it (one rejected row for the rest of the file); it decodes the
- * second with U+FFFD in place of the bytes, which POST leads refuses (D14, docs/http-edge.md).
+ * closed and then followed by something other than a comma or the line end (`"Acme" Inc`), a
+ * record that is not UTF-8, a record with a quote inside a cell that was not quoted (`a"b`), and
+ * a record over 1 MiB. csv-parse skips the first but stays inside the quote, so that it read every
+ * later record as part of it (one rejected row for the rest of the file); it decodes the second
+ * with U+FFFD in place of the bytes, which POST leads refuses (D14, docs/http-edge.md); it reports
+ * the third with only the text before the quote; and it would hold the fourth whole in memory,
+ * where POST refuses a body over 1 MiB (D6). Only the first 1 KiB of such a record is kept.
  *
  * The guard frames records as RFC 4180 does (a quote opens a quoted cell only at the start of a
  * cell; `""` inside one is a quote; a line end inside one is part of the cell) and hands the parser
@@ -222,9 +260,16 @@ class CsvRecordGuard {
   private quoteSeen = false;
   private cellStart = true;
   private badClosingQuote = false;
+  private strayQuote = false;
   private atFileStart = true;
   /** the current record's bytes from earlier blocks */
   private pending: Buffer[] = [];
+  private pendingBytes = 0;
+  /**
+   * The current record grew past the size limit (D6): its bytes are no longer kept, only the start
+   * of its text for the rejected file and its line ends, which the parser still needs to count.
+   */
+  private oversized: { preview: string; lineEnds: number } | null = null;
 
   constructor(private readonly rejected: (row: ImportRow) => void) {}
 
@@ -254,6 +299,8 @@ class CsvRecordGuard {
         this.quoted = true;
         this.cellStart = false;
         continue;
+      } else if (byte === QUOTE && !this.badClosingQuote) {
+        this.strayQuote = true; // `a"b`: a quote inside a cell that was not quoted
       }
       if (byte === COMMA) this.cellStart = true;
       else if (byte === NEWLINE) {
@@ -264,8 +311,23 @@ class CsvRecordGuard {
         this.cellStart = true;
       } else if (byte !== CR) this.cellStart = false;
     }
-    if (recordStart < chunk.length) this.pending.push(chunk.subarray(recordStart));
+    if (recordStart < chunk.length) this.keep(chunk.subarray(recordStart));
     return out.length === 1 ? out[0]! : Buffer.concat(out);
+  }
+
+  /** Keeps a part of the current record, or, past the size limit, only what `oversized` needs. */
+  private keep(part: Buffer): void {
+    if (this.oversized) {
+      this.oversized.lineEnds += newlines(part);
+      return;
+    }
+    this.pending.push(part);
+    this.pendingBytes += part.length;
+    if (this.pendingBytes <= BODY_LIMIT_BYTES) return;
+    const bytes = Buffer.concat(this.pending);
+    this.oversized = { preview: preview(bytes, 0), lineEnds: newlines(bytes) };
+    this.pending = [];
+    this.pendingBytes = 0;
   }
 
   /** The last record, which no line end closed. */
@@ -275,32 +337,59 @@ class CsvRecordGuard {
       this.quoteSeen = false;
     }
     const out: Buffer[] = [];
-    if (this.pending.length > 0) this.endRecord(Buffer.alloc(0), out);
+    if (this.pending.length > 0 || this.oversized) this.endRecord(Buffer.alloc(0), out);
     return Buffer.concat(out);
   }
 
   private endRecord(tail: Buffer, out: Buffer[]): void {
+    if (this.oversized) return this.endOversized(tail, out);
     const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
     this.pending = [];
+    this.pendingBytes = 0;
+    if (bytes.length > BODY_LIMIT_BYTES + 2) {
+      this.oversized = { preview: preview(bytes, 0), lineEnds: 0 };
+      return this.endOversized(bytes, out);
+    }
     // a blank line is no record (the parser skips it): the header is the first that is not blank
     if (bytes.length === 0 || bytes[0] === NEWLINE || (bytes[0] === CR && bytes[1] === NEWLINE)) {
       return void out.push(bytes);
     }
     this.records += 1;
     const bad = this.badClosingQuote;
+    const stray = this.strayQuote;
     this.badClosingQuote = false;
+    this.strayQuote = false;
     // an unclosed quote runs to the end of the file: the parser rejects that record itself
     if (this.records === 1 || this.quoted) return void out.push(bytes);
     const reason = bad
       ? 'Invalid Closing Quote: a quoted cell must be followed by a comma or the end of the line'
-      : isUtf8(bytes)
-        ? null
-        : 'the record is not UTF-8 text';
+      : stray
+        ? 'Invalid Opening Quote: a quote may only open a cell, or be doubled inside a quoted one'
+        : isUtf8(bytes)
+          ? null
+          : 'the record is not UTF-8 text';
     if (reason === null) return void out.push(bytes);
     const text = bytes.toString('utf8').replace(/\r?\n$/, '');
     this.rejected(unreadable(this.recordLine, text, reason));
     out.push(lineEnds(bytes));
   }
+
+  /** A record over the size limit: rejected as POST refuses such a body (D6), its lines kept blank. */
+  private endOversized(tail: Buffer, out: Buffer[]): void {
+    const { preview: text, lineEnds } = this.oversized!;
+    this.oversized = null;
+    this.records += 1;
+    this.badClosingQuote = false;
+    this.strayQuote = false;
+    this.rejected(unreadable(this.recordLine, text, tooLarge('record')));
+    out.push(Buffer.from('\n'.repeat(lineEnds + newlines(tail))));
+  }
+}
+
+function newlines(bytes: Buffer): number {
+  let found = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) found += 1;
+  return found;
 }
 
 /** The line ends of `bytes` alone (LF, or CRLF), in order: blank lines, as many as it spans. */
@@ -349,6 +438,9 @@ export class CsvLeadRowSource extends FileRowSource {
         record,
         line: lines.recordStart(context.lines, record),
       }),
+      // every LF or CRLF ends a record: left to itself, csv-parse keeps the first it meets, and a
+      // file that mixes them had CRs kept in cells or two records read as one
+      record_delimiter: ['\r\n', '\n'],
       skip_empty_lines: true,
       skip_records_with_error: true,
       on_skip: (error: CsvError | undefined, raw: string | undefined) => {
@@ -386,7 +478,8 @@ export class CsvLeadRowSource extends FileRowSource {
 /**
  * `<path>.rejected.ndjson` (X13): one JSON object a line, `{"line", "message", "errors", "row"}`.
  * The file is created with the first rejected row, replacing the one of an earlier run; a run
- * that rejects nothing leaves no such file (an earlier run's is removed, it would mislead).
+ * that rejects nothing leaves no such file (an earlier run's is removed, it would mislead), unless
+ * it stopped on an error before rejecting anything: then the earlier file stays, as everything else.
  * Lines are buffered and written 64 KiB at a time.
  */
 export class NdjsonRejectedRowSink extends RejectedRowSink {
@@ -406,9 +499,9 @@ export class NdjsonRejectedRowSink extends RejectedRowSink {
     if (this.buffered >= 64 * 1024) await this.flush();
   }
 
-  async close(): Promise<string | null> {
+  async close(finished: boolean): Promise<string | null> {
     if (!this.file) {
-      await rm(this.path, { force: true });
+      if (finished) await rm(this.path, { force: true });
       return null;
     }
     try {

@@ -2,10 +2,11 @@ import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { type FastifyInstance, type FastifyRequest, errorCodes } from 'fastify';
 import { wasTimedOut, whenBodyBroken } from './connection-limits';
+import { BODY_LIMIT_BYTES, MAX_NESTING, nestingDepth } from '../domain/json-limits';
 import { EdgeError } from './error-response';
 
-/** Body size limit (D6): 1 MiB; a larger body is refused with fastify's 413 error while it is read. */
-export const BODY_LIMIT_BYTES = 1_048_576;
+// D6: the size and nesting limits, shared with the bulk import's rows
+export { BODY_LIMIT_BYTES, MAX_NESTING } from '../domain/json-limits';
 
 /**
  * A body that was received but cannot be used (not JSON, or not sent as application/json). It is
@@ -81,29 +82,6 @@ function readBody(
   payload.on('end', onEnd);
   payload.on('error', onEnd);
   payload.resume();
-}
-
-/**
- * How deep a JSON body may nest (objects and arrays). A lead or partner body is at most 3 levels
- * deep; a body nested ~1,300 levels overflowed the stack of the object mapper (a 500), even in a
- * field that is otherwise ignored. Deeper is INVALID_REQUEST, like a body that is not JSON.
- */
-export const MAX_NESTING = 32;
-
-/** The nesting depth of a parsed JSON value, without recursion (so a deep value cannot overflow here). */
-function nestingDepth(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [current, depth] = stack.pop()!;
-    if (depth > deepest) deepest = depth;
-    if (deepest > MAX_NESTING) return deepest;
-    for (const child of Object.values(current as object)) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
-  }
-  return deepest;
 }
 
 /**

@@ -76,11 +76,13 @@ class ArraySource extends LeadRowSource {
 class RecordingSink extends RejectedRowSink {
   readonly rows: RejectedRow[] = [];
   closed = false;
+  closedFinished: boolean | undefined;
   async write(row: RejectedRow): Promise<void> {
     this.rows.push(row);
   }
-  async close(): Promise<string | null> {
+  async close(finished: boolean): Promise<string | null> {
     this.closed = true;
+    this.closedFinished = finished;
     return this.rows.length > 0 ? 'rejected.ndjson' : null;
   }
 }
@@ -340,6 +342,7 @@ describe('ImportLeadsUseCase (X13)', () => {
     const { summary, sink } = await run(rows(lead(1)));
     expect(summary.rejectedFile).toBeNull();
     expect(sink.closed).toBe(true);
+    expect(sink.closedFinished).toBe(true);
   });
 
   it.each([
@@ -355,9 +358,11 @@ describe('ImportLeadsUseCase (X13)', () => {
     const { writer, run } = setup(2);
     const file = rows(lead(1), lead(2, { emailAddress: 'bad' }), lead(3), lead(4), lead(5), lead(6));
     writer.failOnCall = 2;
-    const failed = run(file);
+    const firstSink = new RecordingSink();
+    const failed = run(file, undefined, firstSink);
     await expect(failed).rejects.toBeInstanceOf(LeadImportInterruptedError);
     await expect(failed).rejects.toMatchObject({ imported: 1, rejected: 1 });
+    expect(firstSink.closedFinished).toBe(false);
     expect(writer.emails()).toEqual(['ada1@example.test']);
 
     writer.failOnCall = undefined;
