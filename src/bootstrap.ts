@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { Logger, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { AppConfig } from './config/app-config';
+import { AppConfig, ConfigError } from './config/app-config';
 import { installIdempotency } from './idempotency';
 import { AppLogger } from './shared/logging.module';
 import { configureHttp, createHttpAdapter } from './shared/http/configure-http';
@@ -39,19 +39,62 @@ export function configureApi(app: NestFastifyApplication): void {
  * Listens on the public port (HOST) and, unless MANAGEMENT_PORT is 0, on the management port at
  * MANAGEMENT_HOST (X15: loopback by default, so health, metrics and docs are not public by accident).
  */
-export async function listen(app: NestFastifyApplication): Promise<{ api: string; management: string | null }> {
+export async function listen(
+  app: NestFastifyApplication,
+): Promise<{ api: string; management: string | null }> {
   const config = app.get(AppConfig);
-  await app.listen({ port: config.port, host: config.host });
+  await listening(() => app.listen({ port: config.port, host: config.host }), {
+    HOST: config.host,
+    PORT: config.port,
+  });
   let management: string | null = null;
   if (config.managementPort !== 0) {
-    const port = await app
-      .get(ManagementServer)
-      .start(config.managementPort, config.managementHost, openApiDocument(app));
+    const port = await listening(
+      () =>
+        app.get(ManagementServer).start(config.managementPort, config.managementHost, openApiDocument(app)),
+      { MANAGEMENT_HOST: config.managementHost, MANAGEMENT_PORT: config.managementPort },
+    );
     management = urlOf(config.managementHost, port);
   }
   const bound = (app.getHttpServer() as Server).address();
   const api = typeof bound === 'object' && bound ? urlOf(bound.address, bound.port) : String(bound);
   return { api, management };
+}
+
+/** Why a host cannot be listened on: not an address of this machine, or a name that does not resolve. */
+const HOST_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EADDRNOTAVAIL', 'EAFNOSUPPORT']);
+/** Why a port cannot be listened on: taken, or privileged. */
+const PORT_ERRORS = new Set(['EADDRINUSE', 'EACCES', 'EPERM']);
+
+/**
+ * Runs a listen, and turns its failure into the configuration error naming the variable at fault
+ * (docs/configuration.md): an unresolvable HOST is not "the database cannot be used", which an
+ * ENOTFOUND at start would otherwise read as.
+ */
+async function listening<T>(
+  listen: () => Promise<T>,
+  variables: Record<string, string | number>,
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    const [hostVariable, portVariable] = Object.keys(variables) as [string, string];
+    const variable =
+      typeof code === 'string' && HOST_ERRORS.has(code)
+        ? hostVariable
+        : typeof code === 'string' && PORT_ERRORS.has(code)
+          ? portVariable
+          : null;
+    if (variable === null) throw error;
+    throw new ConfigError([
+      {
+        variable,
+        problem: `cannot be listened on (${code}: ${(error as Error).message})`,
+        value: String(variables[variable]),
+      },
+    ]);
+  }
 }
 
 /** The address as bound (`0.0.0.0` stays `0.0.0.0`: every interface), IPv6 in brackets. */

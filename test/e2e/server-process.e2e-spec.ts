@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -190,6 +190,26 @@ describe('server process (node dist/main.js)', () => {
       expect(lines).toHaveLength(1);
       expect(lines[0]).toContain(name);
       expect(run.stdout).toBe('');
+    }
+  });
+
+  it('stops at start with one line naming HOST or MANAGEMENT_HOST, not the database, when it cannot listen there', async () => {
+    const free = await freePort();
+    for (const [name, env] of [
+      ['HOST', { HOST: '999.1.1.1', MANAGEMENT_PORT: '0' }],
+      ['MANAGEMENT_HOST', { MANAGEMENT_HOST: 'no-such-host.invalid', MANAGEMENT_PORT: String(free) }],
+    ] as const) {
+      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: scratch.url, PORT: '0', ...env },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(run.status).toBe(1);
+      const lines = run.stderr.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^Invalid configuration: ${name} cannot be listened on`));
+      expect(lines[0]).not.toContain('database');
     }
   });
 });
