@@ -106,11 +106,21 @@ describe('CORS for the origins of CORS_ORIGINS', () => {
       timestamp: expect.any(String),
     });
     expect(response.headers['access-control-allow-origin']).toBe(allowed);
-    expect(response.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH');
+    expect(response.headers['access-control-allow-methods']).toBe('GET, POST, PUT, PATCH, DELETE');
     expect(response.headers['access-control-allow-headers']).toContain('X-API-KEY');
     expect(response.headers['access-control-max-age']).toBe('600');
     expect(response.headers.vary).toContain('Origin');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it('answers a preflight of an allowed origin outside the namespace UNKNOWN_API_NAMESPACE (D8)', async () => {
+    const response = await t.http
+      .options('/not-the-api')
+      .set('Origin', allowed)
+      .set('Access-Control-Request-Method', 'GET');
+    expect(response.status).toBe(401);
+    expect(response.body.message).toBe('UNKNOWN_API_NAMESPACE');
+    expect(response.headers['access-control-allow-methods']).toBeUndefined();
   });
 
   it('answers the preflight of any other origin like a request without a key (401, no CORS headers)', async () => {

@@ -2,9 +2,10 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import type { Clock } from '../domain/clock';
 import type { SuccessEnvelope } from './envelope';
 import { isoDateTime } from '../domain/date-time';
+import { API_NAMESPACE } from './api-key.hook';
 
 /** What a browser page of an allowed origin may send and read (README "Operations", CORS_ORIGINS). */
-const ALLOW_METHODS = 'GET, POST, PUT, PATCH';
+const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE'; // DELETE: a webhook endpoint (X16)
 const ALLOW_HEADERS = 'X-API-KEY, Content-Type, X-Request-Id, Idempotency-Key';
 const EXPOSE_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
@@ -18,7 +19,8 @@ const PREFLIGHT_MAX_AGE_SECONDS = '600';
  * 401 or a 429 as well as a 200), and a preflight (`OPTIONS` with `Access-Control-Request-Method`)
  * is answered here, before the key check: a browser never sends `X-API-KEY` on a preflight, and
  * answering it runs nothing and reveals nothing. It is answered 200 in the success envelope with
- * `data: null`, so that it too is a shape of the contract.
+ * `data: null`, so that it too is a shape of the contract. A preflight outside the API's namespace
+ * is not answered here: it gets UNKNOWN_API_NAMESPACE, as every request there does (D8).
  *
  * Not @fastify/cors: once registered it answers every preflight that names an origin with a bare
  * 204 before the key check, allowed origin or not (unless a per-request delegator turns it off), a
@@ -34,7 +36,12 @@ export function corsHook(allowedOrigins: readonly string[], clock: Clock) {
     const origin = request.headers.origin;
     if (origin === undefined || !allowed.has(origin)) return done();
     reply.header('access-control-allow-origin', origin);
-    if (request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined) {
+    // outside the namespace a preflight is no exception to D8's first step: UNKNOWN_API_NAMESPACE
+    if (
+      request.method === 'OPTIONS' &&
+      request.headers['access-control-request-method'] !== undefined &&
+      request.url.startsWith(API_NAMESPACE)
+    ) {
       const body: SuccessEnvelope<null> = {
         success: true,
         message: null,
