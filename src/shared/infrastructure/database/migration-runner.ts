@@ -1,12 +1,21 @@
 import { Injectable, Logger } from '@nestjs/common';
+import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { engineOf } from './database-engine';
 
 const LOCK_NAME = 'prm_schema_migrations';
+const LOCK_WAIT_MS = 60_000;
+const LOCK_POLL_MS = 50;
 
 /**
- * Applies pending migrations. On MySQL several instances may start at once against one database, so
- * the run holds a named lock (GET_LOCK) and the others wait, then find nothing left to do.
+ * Applies pending migrations. Several processes may start at once against one database (instances,
+ * the CLI beside a server), so a run holds a lock and the others wait, then find nothing left to do:
+ * - MySQL: a named lock (GET_LOCK);
+ * - a SQLite file: an exclusive transaction on `<file>-migrations.lock`, an empty database beside
+ *   it. Without it two processes on a fresh file both created the same tables, or one's migration
+ *   failed with "database is locked". The operating system releases the lock when the transaction
+ *   ends or the process dies; the file stays (removing it could let a third process lock a new file
+ *   while a second still waits on the old one).
  */
 @Injectable()
 export class MigrationRunner {
@@ -15,7 +24,7 @@ export class MigrationRunner {
   constructor(private readonly dataSource: DataSource) {}
 
   async run(): Promise<string[]> {
-    if (engineOf(this.dataSource) === 'sqlite') return this.apply();
+    if (engineOf(this.dataSource) === 'sqlite') return this.withSqliteLock(() => this.apply());
     const runner = this.dataSource.createQueryRunner();
     try {
       await runner.connect();
@@ -33,9 +42,41 @@ export class MigrationRunner {
     }
   }
 
+  private async withSqliteLock<T>(work: () => Promise<T>): Promise<T> {
+    const file = (this.dataSource.options as { database?: unknown }).database;
+    if (typeof file !== 'string' || file === '' || file === ':memory:') return work(); // one process
+    const lock = new BetterSqlite3(`${file}-migrations.lock`);
+    try {
+      lock.pragma('busy_timeout = 0'); // waited for here, without blocking the event loop
+      for (let waited = 0; !tryBeginExclusive(lock); waited += LOCK_POLL_MS) {
+        if (waited === 0) this.logger.log('waiting for another process to finish the migrations');
+        if (waited >= LOCK_WAIT_MS) throw new Error('could not acquire the migration lock within 60 s');
+        await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
+      }
+      try {
+        return await work();
+      } finally {
+        lock.exec('ROLLBACK');
+      }
+    } finally {
+      lock.close();
+    }
+  }
+
   private async apply(): Promise<string[]> {
     const applied = await this.dataSource.runMigrations({ transaction: 'each' });
     for (const migration of applied) this.logger.log(`applied migration ${migration.name}`);
     return applied.map((migration) => migration.name);
+  }
+}
+
+/** BEGIN EXCLUSIVE on the lock file: true when taken, false while another process holds it. */
+function tryBeginExclusive(lock: BetterSqlite3.Database): boolean {
+  try {
+    lock.exec('BEGIN EXCLUSIVE');
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') return false;
+    throw error;
   }
 }
