@@ -1,5 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { getEventListeners } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { AppConfig } from '../../src/config/app-config';
 import { HttpWebhookSender } from '../../src/webhooks/infrastructure/http-webhook-sender';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -111,5 +113,49 @@ describe('HttpWebhookSender', () => {
         expect(receiver.received).toHaveLength(0);
       },
     );
+  });
+
+  describe('an answer whose body does not end (docs/webhooks.md: an answer that arrived is recorded)', () => {
+    let server: Server;
+    let slowUrl: string;
+    beforeAll(async () => {
+      // the head of a 200, then a body that never ends
+      server = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'text/plain' });
+        response.write('partial');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      slowUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    });
+    afterAll(async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    });
+
+    it('returns the status when the timeout comes while the body is still arriving', async () => {
+      const stop = new AbortController();
+      expect(await sender.post(slowUrl, headers, '{}', 300, stop.signal)).toBe(200);
+      expect(getEventListeners(stop.signal, 'abort')).toHaveLength(0);
+    });
+
+    it('returns the status when the stop signal fires while the body is still arriving (D41)', async () => {
+      const stop = new AbortController();
+      const attempt = sender.post(slowUrl, headers, '{}', 60_000, stop.signal);
+      setTimeout(() => stop.abort(), 200);
+      expect(await attempt).toBe(200);
+    });
+  });
+
+  it('names the causes when every address of a name refuses the connection (no empty message)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const twoAddresses = new SenderWithResolver(true, ['127.0.0.1', '127.0.0.2']);
+    const failure = await twoAddresses.post(`http://receiver.invalid:${port}/`, headers, '{}', 5_000).then(
+      () => null,
+      (error: Error) => error,
+    );
+    expect(failure?.message).toMatch(/ECONNREFUSED/);
   });
 });

@@ -7,7 +7,7 @@ import {
   type RequestOptions,
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { WebhookSender } from '../application/webhook-sender';
 import { REFUSED_DESTINATION, isRefusedAddress } from '../domain/destination';
@@ -26,7 +26,7 @@ const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 };
  * change. With WEBHOOK_ALLOW_PRIVATE_NETWORKS the lookup checks nothing.
  */
 @Injectable()
-export class HttpWebhookSender extends WebhookSender {
+export class HttpWebhookSender extends WebhookSender implements OnApplicationShutdown {
   private readonly checkAddresses: boolean;
   /**
    * Connections kept alive between attempts: this sender's own, each opened through its lookup. An
@@ -40,6 +40,12 @@ export class HttpWebhookSender extends WebhookSender {
     this.agents = { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) };
   }
 
+  /** The kept-alive connections are closed with the application. */
+  onApplicationShutdown(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
   post(
     url: string,
     headers: Record<string, string>,
@@ -49,19 +55,21 @@ export class HttpWebhookSender extends WebhookSender {
   ): Promise<number> {
     return new Promise<number>((resolve, reject) => {
       let request: ClientRequest | undefined;
+      /** the receiver's status, once its answer's head arrived: the verdict, whatever the body does */
+      let status: number | undefined;
       let settled = false;
       // One timer and one listener per attempt, both removed when it ends: the stop signal lives as
       // long as the worker (D41), and nothing of an attempt may stay attached to it.
-      const finish = (error: unknown, status?: number) => {
+      const finish = (error: unknown) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         cancel?.removeEventListener('abort', onStop);
-        if (error === null) resolve(status!);
-        else {
-          reject(error);
-          request?.destroy();
-        }
+        // An answer that arrived is recorded even if its body is cut short, times out or is stopped
+        // (docs/webhooks.md); the connection is then not reused.
+        if (status !== undefined) resolve(status);
+        else reject(withMessage(error));
+        if (error !== null) request?.destroy();
       };
       const onStop = () =>
         finish(cancel?.reason ?? new DOMException('This operation was aborted', 'AbortError'));
@@ -82,9 +90,10 @@ export class HttpWebhookSender extends WebhookSender {
           lookup: this.checkedLookup,
         };
         request = send(target, options, (response) => {
+          status = response.statusCode;
           // the body is not needed; reading it frees the connection (bounded by the same timer)
           response.resume();
-          response.on('end', () => finish(null, response.statusCode));
+          response.on('end', () => finish(null));
           response.on('error', (error) => finish(error));
         });
         request.on('error', (error) => finish(error));
@@ -118,6 +127,27 @@ export class HttpWebhookSender extends WebhookSender {
       callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
+}
+
+/**
+ * The error as the dispatcher records it (its message is the delivery's last error). A connection
+ * tried on every address of a name (happy eyeballs) fails with an AggregateError whose own message
+ * is empty: its errors' messages are used instead.
+ */
+function withMessage(error: unknown): unknown {
+  // by shape, not instanceof: an error made in another realm (a test runner's) is no `Error` here
+  const failure = error as { message?: unknown; errors?: unknown; code?: unknown; name?: unknown } | null;
+  if (typeof failure !== 'object' || failure === null || failure.message !== '') return error;
+  const messages = Array.isArray(failure.errors)
+    ? failure.errors.map((entry: { message?: unknown }) => String(entry?.message ?? entry)).filter(Boolean)
+    : [];
+  failure.message =
+    messages.length > 0
+      ? messages.join('; ')
+      : typeof failure.code === 'string'
+        ? failure.code
+        : String(failure.name);
+  return error;
 }
 
 function notFound(host: string): NodeJS.ErrnoException {
