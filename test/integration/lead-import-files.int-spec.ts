@@ -203,6 +203,52 @@ describe('lead import files', () => {
     expect(rows[1]!.original).toBe(deep);
   });
 
+  it('CSV and NDJSON: the 1 MiB limit counts neither the line end nor the byte order mark', async () => {
+    const limit = 1_048_576;
+    const cell = (size: number) => `a,${'x'.repeat(size - 2)}`; // a record of `size` bytes
+    for (const eol of ['\n', '\r\n']) {
+      // records of exactly the limit and of one byte over, each spanning read blocks
+      const rows = await read(
+        `limit${eol.length}.csv`,
+        `firstName,city${eol}${cell(limit)}${eol}${cell(limit + 1)}${eol}b,c${eol}`,
+      );
+      expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+        [2, 'a'],
+        [3, 'the record is larger than 1048576 bytes, the limit of a request body'],
+        [4, 'b'],
+      ]);
+    }
+    // a record of exactly the limit whose CR is the last byte of a 256 KiB read block (the 5th):
+    // 131,063 blank lines and the header put its start at byte 262,143
+    const blank = '\r\n'.repeat(131_063);
+    const boundary = await read('boundary.csv', `${blank}firstName,state\r\n${cell(limit)}\r\nb,c\r\n`);
+    expect(boundary.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+      [131_065, 'a'],
+      [131_066, 'b'],
+    ]);
+    const start = '{"firstName":"a","pad":"';
+    const exact = `${start}${'x'.repeat(limit - start.length - 2)}"}`;
+    const rows = await read('bom-limit.ndjson', `\uFEFF${exact}`);
+    expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([[1, 'a']]);
+  });
+
+  it('CSV: a header over 1 MiB, or lines ending in CR alone, stop the run with a message', async () => {
+    for (const [name, content, message] of [
+      [
+        'big-header.csv',
+        `firstName,${'x'.repeat(1_100_000)}\na,b\n`,
+        'the header row is larger than 1048576 bytes',
+      ],
+      [
+        'cr.csv',
+        'firstName,lastName\rAnn,Lee\rBob,Ray\r',
+        'the lines of the file end in CR alone: save it with LF or CRLF line ends',
+      ],
+    ]) {
+      await expect(read(name!, content!)).rejects.toThrow(message!);
+    }
+  });
+
   it('CSV and NDJSON: a row that is not UTF-8 is rejected, not imported with U+FFFD (D14)', async () => {
     const csv = Buffer.concat([
       Buffer.from('\nfirstName,city\na,b\n"c'),

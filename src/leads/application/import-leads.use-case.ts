@@ -148,7 +148,8 @@ export class ImportLeadsUseCase {
     }
     command.progress.finish(this.counts(run));
     try {
-      rejectedFile = await command.rejected.close(failure === null);
+      // a run that stopped having imported nothing changed nothing: an earlier rejected file stays
+      rejectedFile = await command.rejected.close(failure === null || run.imported > 0);
     } catch (error) {
       // the rejected file could not be written or removed: say so with what is already committed
       failure ??= { cause: error };

@@ -14,9 +14,9 @@ export abstract class RejectedRowSink {
   /** Rows arrive in line order, after the batch they belong to is committed. */
   abstract write(row: RejectedRow): Promise<void>;
   /**
-   * Flushes and closes; returns where the rows went, or null when nothing was rejected. `finished`
-   * is false when the run stopped on an error: a run that wrote no row then leaves an earlier run's
-   * rows where they are (it changed nothing), where a finished one removes them (they would mislead).
+   * Flushes and closes; returns where the rows went, or null when nothing was rejected. When no row
+   * was written, `replaceEarlier` says what becomes of an earlier run's rows: removed (they would
+   * describe the wrong run), or, for a run that stopped on an error having changed nothing, kept.
    */
-  abstract close(finished: boolean): Promise<string | null>;
+  abstract close(replaceEarlier: boolean): Promise<string | null>;
 }

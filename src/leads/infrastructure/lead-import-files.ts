@@ -142,8 +142,9 @@ export class NdjsonLeadRowSource extends FileRowSource {
         start = end + 1;
       }
       rest = start < data.length ? data.subarray(start) : null;
-      // + 1: the line's CR, dropped when it ends in CRLF
-      if (rest && rest.length > BODY_LIMIT_BYTES + 1) {
+      // + 1: the line's CR, dropped when it ends in CRLF; + 3: the first line's byte order mark
+      const allowance = 1 + (line === 0 && rest?.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0);
+      if (rest && rest.length > BODY_LIMIT_BYTES + allowance) {
         line += 1;
         skipping = unreadable(line, preview(rest, 0), tooLarge('line'));
         rest = null;
@@ -261,6 +262,8 @@ class CsvRecordGuard {
   private cellStart = true;
   private badClosingQuote = false;
   private strayQuote = false;
+  /** a CR outside quotes in the header, not yet known to be followed by LF */
+  private crInHeader = false;
   private atFileStart = true;
   /** the current record's bytes from earlier blocks */
   private pending: Buffer[] = [];
@@ -284,6 +287,10 @@ class CsvRecordGuard {
     let recordStart = 0;
     for (let at = start; at < chunk.length; at++) {
       const byte = chunk[at]!;
+      if (this.crInHeader) {
+        this.crInHeader = false;
+        if (byte !== NEWLINE) throw new Error(CR_LINE_ENDS);
+      }
       if (this.quoted) {
         if (this.quoteSeen) {
           this.quoteSeen = false;
@@ -310,6 +317,7 @@ class CsvRecordGuard {
         this.recordLine = this.line;
         this.cellStart = true;
       } else if (byte !== CR) this.cellStart = false;
+      else if (this.records === 0) this.crInHeader = true; // a header line ending in CR alone?
     }
     if (recordStart < chunk.length) this.keep(chunk.subarray(recordStart));
     return out.length === 1 ? out[0]! : Buffer.concat(out);
@@ -323,7 +331,9 @@ class CsvRecordGuard {
     }
     this.pending.push(part);
     this.pendingBytes += part.length;
-    if (this.pendingBytes <= BODY_LIMIT_BYTES) return;
+    // + 1: a CR kept at a block's end may be the record's CRLF; the exact size is judged at its end
+    if (this.pendingBytes <= BODY_LIMIT_BYTES + 1) return;
+    if (this.records === 0) throw new Error(HEADER_TOO_LARGE);
     const bytes = Buffer.concat(this.pending);
     this.oversized = { preview: preview(bytes, 0), lineEnds: newlines(bytes) };
     this.pending = [];
@@ -346,7 +356,8 @@ class CsvRecordGuard {
     const bytes = this.pending.length === 0 ? tail : Buffer.concat([...this.pending, tail]);
     this.pending = [];
     this.pendingBytes = 0;
-    if (bytes.length > BODY_LIMIT_BYTES + 2) {
+    if (withoutLineEnd(bytes) > BODY_LIMIT_BYTES) {
+      if (this.records === 0) throw new Error(HEADER_TOO_LARGE);
       this.oversized = { preview: preview(bytes, 0), lineEnds: 0 };
       return this.endOversized(bytes, out);
     }
@@ -385,6 +396,17 @@ class CsvRecordGuard {
     out.push(Buffer.from('\n'.repeat(lineEnds + newlines(tail))));
   }
 }
+
+/** The size of a record without its LF or CRLF. */
+function withoutLineEnd(bytes: Buffer): number {
+  let size = bytes.length;
+  if (size > 0 && bytes[size - 1] === NEWLINE) size -= 1;
+  if (size > 0 && bytes[size - 1] === CR) size -= 1;
+  return size;
+}
+
+const HEADER_TOO_LARGE = `the header row is larger than ${BODY_LIMIT_BYTES} bytes`;
+const CR_LINE_ENDS = 'the lines of the file end in CR alone: save it with LF or CRLF line ends';
 
 function newlines(bytes: Buffer): number {
   let found = 0;
@@ -479,7 +501,7 @@ export class CsvLeadRowSource extends FileRowSource {
  * `<path>.rejected.ndjson` (X13): one JSON object a line, `{"line", "message", "errors", "row"}`.
  * The file is created with the first rejected row, replacing the one of an earlier run; a run
  * that rejects nothing leaves no such file (an earlier run's is removed, it would mislead), unless
- * it stopped on an error before rejecting anything: then the earlier file stays, as everything else.
+ * it stopped on an error having imported and rejected nothing: it changed nothing, the file stays.
  * Lines are buffered and written 64 KiB at a time.
  */
 export class NdjsonRejectedRowSink extends RejectedRowSink {
@@ -499,9 +521,9 @@ export class NdjsonRejectedRowSink extends RejectedRowSink {
     if (this.buffered >= 64 * 1024) await this.flush();
   }
 
-  async close(finished: boolean): Promise<string | null> {
+  async close(replaceEarlier: boolean): Promise<string | null> {
     if (!this.file) {
-      if (finished) await rm(this.path, { force: true });
+      if (replaceEarlier) await rm(this.path, { force: true });
       return null;
     }
     try {

@@ -76,13 +76,13 @@ class ArraySource extends LeadRowSource {
 class RecordingSink extends RejectedRowSink {
   readonly rows: RejectedRow[] = [];
   closed = false;
-  closedFinished: boolean | undefined;
+  replacedEarlier: boolean | undefined;
   async write(row: RejectedRow): Promise<void> {
     this.rows.push(row);
   }
-  async close(finished: boolean): Promise<string | null> {
+  async close(replaceEarlier: boolean): Promise<string | null> {
     this.closed = true;
-    this.closedFinished = finished;
+    this.replacedEarlier = replaceEarlier;
     return this.rows.length > 0 ? 'rejected.ndjson' : null;
   }
 }
@@ -342,7 +342,7 @@ describe('ImportLeadsUseCase (X13)', () => {
     const { summary, sink } = await run(rows(lead(1)));
     expect(summary.rejectedFile).toBeNull();
     expect(sink.closed).toBe(true);
-    expect(sink.closedFinished).toBe(true);
+    expect(sink.replacedEarlier).toBe(true);
   });
 
   it.each([
@@ -362,7 +362,8 @@ describe('ImportLeadsUseCase (X13)', () => {
     const failed = run(file, undefined, firstSink);
     await expect(failed).rejects.toBeInstanceOf(LeadImportInterruptedError);
     await expect(failed).rejects.toMatchObject({ imported: 1, rejected: 1 });
-    expect(firstSink.closedFinished).toBe(false);
+    // it imported a lead: an earlier rejected file would describe the wrong run
+    expect(firstSink.replacedEarlier).toBe(true);
     expect(writer.emails()).toEqual(['ada1@example.test']);
 
     writer.failOnCall = undefined;
@@ -373,6 +374,16 @@ describe('ImportLeadsUseCase (X13)', () => {
       [3, 'VALIDATION_FAILED'],
     ]);
     expect(writer.emails()).toHaveLength(5);
+  });
+
+  it('a run stopped before it imported or rejected anything leaves an earlier rejected file (it changed nothing)', async () => {
+    const { writer, run } = setup(2);
+    writer.failOnCall = 1;
+    const sink = new RecordingSink();
+    const failed = run(rows(lead(1), lead(2)), undefined, sink);
+    await expect(failed).rejects.toMatchObject({ imported: 0, rejected: 0 });
+    expect(sink.closed).toBe(true);
+    expect(sink.replacedEarlier).toBe(false);
   });
 
   it('a rejected file that cannot be written or removed stops the run with the count already committed', async () => {
