@@ -145,6 +145,27 @@ describe('lead import files', () => {
     ]);
   });
 
+  it.each([
+    ['a lone CR outside quotes', 'A\rb,c,d'],
+    ['a CR inside quotes', '"A\rb",c,d'],
+  ])(
+    'CSV: a bad record holding %s is numbered by its first line, and so are the records after it',
+    async (_case, bad) => {
+      for (const eol of ['\n', '\r\n']) {
+        const rows = await read(
+          'lone-cr.csv',
+          ['firstName,lastName', bad, 'Bob,Ray', 'C\rd,e', 'Eve,F', ''].join(eol),
+        );
+        expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([
+          [2, 'Invalid Record Length: columns length is 2, got 3'],
+          [3, 'Bob'],
+          [4, 'C\rd'],
+          [5, 'Eve'],
+        ]);
+      }
+    },
+  );
+
   it('CSV: a quote inside a cell that was not quoted rejects the record with its whole text', async () => {
     const rows = await read('stray.csv', 'firstName,city\na"b,c\nd,e\n');
     expect(rows.map((r) => [r.line, r.fields?.firstName ?? r.readErrors[0]!.error])).toEqual([

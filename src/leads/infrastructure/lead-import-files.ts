@@ -210,23 +210,33 @@ class CsvLines {
   }
 
   /**
-   * A skipped record has no cells; its text says how many lines it spans, and the CRs inside its
-   * quotes, which csv-parse counted as lines of their own (an unclosed quote holds every CR after it).
+   * A skipped record has no cells; its text says how many lines it spans, and which of its CRs
+   * csv-parse counted as lines of their own: those inside quotes (an unclosed quote holds every CR
+   * after it) and those outside that no LF follows. They count for the records after it too.
    */
   skippedStart(endLine: number, raw: string | undefined): number {
     const text = (raw ?? '').replace(/^[\r\n]+/, '').replace(/\r?\n?$/, '');
-    return endLine - this.carriageReturns - count(text, '\n') - quotedCarriageReturns(raw ?? '');
+    const counted = carriageReturnLines(raw ?? '');
+    const start = endLine - this.carriageReturns - count(text, '\n') - counted;
+    this.carriageReturns += counted;
+    return start;
   }
 }
 
-/** The CRs of `text` inside double quotes (a doubled quote inside them closes and opens again). */
-function quotedCarriageReturns(text: string): number {
+/**
+ * The CRs of `text` csv-parse counts as lines of their own: inside double quotes (a doubled quote
+ * inside them closes and opens again), or outside them and followed by neither LF nor the end of
+ * the text (a lone CR in a cell).
+ */
+function carriageReturnLines(text: string): number {
   let quoted = false;
   let found = 0;
   for (let at = 0; at < text.length; at++) {
     const code = text.charCodeAt(at);
     if (code === QUOTE) quoted = !quoted;
-    else if (code === CR && quoted) found += 1;
+    // outside quotes, a CR at the end of the text is the record's CRLF, cut before its LF
+    else if (code === CR && (quoted || (at + 1 < text.length && text.charCodeAt(at + 1) !== NEWLINE)))
+      found += 1;
   }
   return found;
 }
