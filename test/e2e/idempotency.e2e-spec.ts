@@ -567,6 +567,26 @@ describe('Idempotency-Key (X1-X5)', () => {
       expect((await send(v, 'post', path, 'fix-2', leadBody())).status).toBe(200);
     });
 
+    it('401 and 413 are not kept: the key stays free, and the corrected request runs (X2)', async () => {
+      const v = await vendor();
+      const path = `/partners/${v.partnerId}/leads`;
+      const body = leadBody();
+      const noKey = await t.http.post(`/api/v1/vendors${path}`).set('Idempotency-Key', 'fix-3').send(body);
+      expect(noKey.status).toBe(401);
+      expect(noKey.body).toMatchObject({ success: false, message: 'API_KEY_MISSING' });
+      const tooLarge = await v.api
+        .post(path)
+        .set('Idempotency-Key', 'fix-3')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ ...body, pad: 'x'.repeat(1_048_576) }));
+      expect(tooLarge.status).toBe(413);
+      expect(await keyRows(v.vendorId)).toBe(0);
+      const ran = await send(v, 'post', path, 'fix-3', body);
+      expect(ran.status).toBe(200);
+      expect(ran.headers['idempotent-replayed']).toBeUndefined();
+      expect(await keyRows(v.vendorId)).toBe(1);
+    });
+
     it.each([
       ['500', () => new Error('injected fault'), 500, 'INTERNAL_SERVER_ERROR'],
       ['503', () => new StoreUnavailableError('timeout'), 503, 'SERVICE_UNAVAILABLE'],

@@ -380,6 +380,24 @@ describe('Leads: create, get, replace, update', () => {
       expect(await leadsOfVendor(v.vendorId)).toBe(1);
     });
 
+    it('keeps the Greek final sigma as it is: ΟΔΟΣ@ and οδος@ are two addresses, and neither is a duplicate (D13, D28)', async () => {
+      const v = await vendorWithPartner(t);
+      const domain = `${unique('sigma')}.example`;
+      const upper = await v.api
+        .post(`/partners/${v.partnerId}/leads`)
+        .send(leadBody({ emailAddress: `ΟΔΟΣ@${domain}` }));
+      const lower = await v.api
+        .post(`/partners/${v.partnerId}/leads`)
+        .send(leadBody({ emailAddress: `οδος@${domain}` }));
+      expect([upper.status, lower.status]).toEqual([200, 200]);
+      expect([upper.body.data.isDuplicate, lower.body.data.isDuplicate]).toEqual([false, false]);
+      // while the same letters in any case are one address
+      const again = await v.api
+        .post(`/partners/${v.partnerId}/leads`)
+        .send(leadBody({ emailAddress: `οδοσ@${domain}` }));
+      expect(again.body.message).toBe('DUPLICATE_ENTRY');
+    });
+
     it('counts archived leads for email uniqueness (D27)', async () => {
       const v = await vendorWithPartner(t);
       const first = await createLead(t.http, v.apiKey, v.partnerId);

@@ -268,6 +268,8 @@ describe('GET /partners/{partnerId}/leads', () => {
       ['archived=yes', 'archived'],
       ['archived=true&archived=false', 'archived'],
       ['keyword=a&keyword=b', 'keyword'],
+      [`keyword=${'k'.repeat(256)}`, 'keyword'],
+      [`keyword=${encodeURIComponent('😀'.repeat(256))}`, 'keyword'],
     ])('refuses %s with VALIDATION_FAILED naming %s', async (query, field) => {
       const response = await list(v, query);
       expect(response.status).toBe(400);
@@ -275,8 +277,14 @@ describe('GET /partners/{partnerId}/leads', () => {
       expect(errorFields(response.body)).toEqual([field]);
     });
 
-    it('accepts the bounds page=0, perPage=1 and perPage=100', async () => {
-      for (const query of ['page=0&perPage=1', 'perPage=100', 'page=00&perPage=007']) {
+    it('accepts the bounds page=0, perPage=1 and perPage=100, and a keyword of 255 characters', async () => {
+      for (const query of [
+        'page=0&perPage=1',
+        'perPage=100',
+        'page=00&perPage=007',
+        `keyword=${'k'.repeat(255)}`,
+        `keyword=${encodeURIComponent('😀'.repeat(255))}`,
+      ]) {
         expect((await list(v, query)).status).toBe(200);
       }
       expect((await list(v, 'page=00&perPage=007')).body.data).toMatchObject({ page: 0, perPage: 7 });

@@ -1,4 +1,4 @@
-import { isBlank } from './text';
+import { foldCase, isBlank } from './text';
 
 describe('isBlank (D14)', () => {
   it.each([
@@ -19,5 +19,14 @@ describe('isBlank (D14)', () => {
 
   it.each(['a', ' a ', '\u0085x', '\u200b', '.'])('is false for %j', (text) => {
     expect(isBlank(text)).toBe(false);
+  });
+});
+
+describe('foldCase (D13)', () => {
+  it('lowers one code point at a time: the final sigma stays, İ keeps its form', () => {
+    expect(foldCase('ΟΔΟΣ')).toBe('οδοσ');
+    expect(foldCase('οδος')).toBe('οδος');
+    expect(foldCase('İstanbul')).toBe('İstanbul');
+    expect(foldCase('ẞ')).toBe('ß');
   });
 });
