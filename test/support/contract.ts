@@ -10,8 +10,9 @@ import { openApiDocument } from '../../src/shared/management/openapi';
  * The contract test of the OpenAPI document (docs/api.md "The OpenAPI document"): every response an
  * e2e test app sends on a documented route is checked against the document's schema for that route
  * and status. A status the document does not list, a missing or extra field, a wrong type or a
- * null where none is allowed is a failure; the failures are thrown when the app closes, so the test
- * file that provoked them fails.
+ * null where none is allowed is a failure, and so is any response of the app, on any route, whose
+ * Content-Type is not `application/json; charset=utf-8` (D38); the failures are thrown when the app
+ * closes, so the test file that provoked them fails.
  *
  * Routes the document does not describe are left alone: unknown routes (404 of D11, answered before
  * any route matched) and the test-only probe controller.
@@ -37,6 +38,15 @@ export class ContractRecorder {
   install(app: NestFastifyApplication): void {
     const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
     fastify.addHook('onSend', (request, reply, payload, done) => {
+      // D38, on every response of the public port, documented route or not (401s of the key hook,
+      // 404s of unknown routes, 413s, 429s included)
+      const type = reply.getHeader('content-type');
+      if (type !== 'application/json; charset=utf-8') {
+        const path = request.url.split('?')[0];
+        this.failures.push(
+          `${request.method} ${path} → ${reply.statusCode}: Content-Type ${String(type)} (D38)`,
+        );
+      }
       const route = request.routeOptions?.url;
       if (route && request.method !== 'HEAD' && !route.includes('/probe')) {
         this.check(request.method, route, reply.statusCode, payload);
@@ -102,7 +112,9 @@ export class ContractRecorder {
   assertClean(): void {
     if (this.failures.length > 0) {
       const unique = [...new Set(this.failures)];
-      throw new Error(`responses that break the OpenAPI document (${unique.length}):\n  ${unique.join('\n  ')}`);
+      throw new Error(
+        `responses that break the OpenAPI document (${unique.length}):\n  ${unique.join('\n  ')}`,
+      );
     }
   }
 }
