@@ -327,6 +327,15 @@ describe('Invitations and partner-user activity (X20, X21)', () => {
       expect(await lastActiveOf(partner.id, users[0]!.id)).toBe(now.toISOString());
     });
 
+    it('moves lastActiveAt once when reports arrive at once: every answer carries the stored time', async () => {
+      const { partner, users } = await partnerWithUsers();
+      // the real clock, which moves between the reports: each would write its own time without the lock
+      const answers = await Promise.all(Array.from({ length: 10 }, () => activity(partner.id, users[0]!.id)));
+      expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+      const stored = await lastActiveOf(partner.id, users[0]!.id);
+      expect(new Set(answers.map((answer) => answer.body.data.lastActiveAt))).toEqual(new Set([stored]));
+    });
+
     it('leaves lastActiveAt within 24 hours (23:59:59.999) and refreshes it at exactly 24 hours', async () => {
       const { partner, users } = await partnerWithUsers();
       const first = clock.pin('2030-07-01T10:00:00.000Z');

@@ -162,12 +162,12 @@ describe('TypeORM partner repositories', () => {
     const [user] = await uow.run(() =>
       users.insertAll([PartnerUser.register(partner.id, request(`${unique('u')}@p.test`), now)]),
     );
-    expect(await uow.run(() => users.findInPartner(other.id, user!.id))).toBeNull();
+    expect(await uow.run(() => users.lockInPartner(other.id, user!.id))).toBeNull();
     const active = new Date('2030-03-05T00:00:00.001Z');
     const before = user!.snapshot();
     user!.acceptInvitation(active);
     await uow.run(() => users.saveLastActiveAt(user!));
-    expect((await uow.run(() => users.findInPartner(partner.id, user!.id)))!.snapshot()).toEqual({
+    expect((await uow.run(() => users.lockInPartner(partner.id, user!.id)))!.snapshot()).toEqual({
       ...before,
       lastActiveAt: active,
     });

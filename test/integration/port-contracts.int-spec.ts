@@ -115,7 +115,7 @@ describe.each([
       expect((await p.users.findByEmail(normalized))?.id).toBe(created!.id);
       expect((await p.users.findInPartnerByEmail(a.id, normalized))?.emailAddress).toBe(address);
       expect(await p.users.findInPartnerByEmail(b.id, normalized)).toBeNull();
-      expect(await p.users.findInPartner(b.id, created!.id)).toBeNull();
+      expect(await p.users.lockInPartner(b.id, created!.id)).toBeNull();
     });
   });
 

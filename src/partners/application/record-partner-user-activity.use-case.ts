@@ -23,7 +23,8 @@ export class RecordPartnerUserActivityUseCase {
   execute(vendorId: number, partnerId: number, userId: number): Promise<PartnerUser> {
     return this.uow.run(async () => {
       if (!(await this.access.isConnected(vendorId, partnerId))) throw new NotFoundError('partner');
-      const user = await this.users.findInPartner(partnerId, userId);
+      // locked: a concurrent report waits, then sees the time this one wrote and writes nothing
+      const user = await this.users.lockInPartner(partnerId, userId);
       if (!user) throw new NotFoundError('partner user');
       if (user.recordActivity(this.clock.now())) await this.users.saveLastActiveAt(user);
       return user;

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DataSource } from 'typeorm';
 import { Page } from '../../shared/application/page';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { engineOf, isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
 import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
@@ -32,6 +32,7 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   private readonly findSql = new Map<string, string>();
   /** `takenEmails`' statement by the number of addresses */
   private readonly takenSql: string[] = [];
+  private readonly forUpdate: string;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -40,6 +41,7 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
   ) {
     super();
     this.sql = new EntitySql(dataSource, PartnerUserOrmEntity, 'u');
+    this.forUpdate = engineOf(dataSource) === 'mysql' ? ' FOR UPDATE' : '';
   }
 
   private get rows() {
@@ -81,8 +83,9 @@ export class TypeOrmPartnerUserRepository extends PartnerUserRepository {
     return this.findOne('u.id = ?', [userId]);
   }
 
-  findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
-    return this.findOne('u.id = ? AND u.partner_id = ?', [userId, partnerId]);
+  lockInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
+    // SELECT ... FOR UPDATE on MySQL; SQLite has no row locks, the UnitOfWork serializes its transactions
+    return this.findOne(`u.id = ? AND u.partner_id = ?${this.forUpdate}`, [userId, partnerId]);
   }
 
   async saveLastActiveAt(user: PartnerUser): Promise<void> {

@@ -193,7 +193,7 @@ export class InMemoryPartnerUserRepository extends PartnerUserRepository {
     return row ? PartnerUser.restore(row) : null;
   }
 
-  async findInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
+  async lockInPartner(partnerId: number, userId: number): Promise<PartnerUser | null> {
     const row = this.table.get(userId);
     return row && row.partnerId === partnerId ? PartnerUser.restore(row) : null;
   }
