@@ -116,6 +116,32 @@ describe('WebhookDispatcher', () => {
     ]);
   });
 
+  it('gives each attempt 10 s by default (X18), and an attempt with no answer in time is a failed attempt, retried', async () => {
+    expect(new WebhookDispatcherSettings().timeoutMs).toBe(10_000);
+    const queue = new OneDeliveryQueue();
+    const timeouts: number[] = [];
+    const sender = new (class extends WebhookSender {
+      post(
+        _url: string,
+        _headers: Record<string, string>,
+        _body: string,
+        timeoutMs: number,
+      ): Promise<number> {
+        timeouts.push(timeoutMs);
+        return Promise.reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));
+      }
+    })();
+    expect(await dispatcherWith(queue, sender).dispatchDue()).toMatchObject({ claimed: 1, retried: 1 });
+    expect(timeouts).toEqual([10_000]);
+    expect(queue.retries).toEqual([
+      {
+        id: 1,
+        outcome: { attempts: 1, responseStatus: null, at },
+        error: expect.stringContaining('The operation was aborted due to timeout'),
+      },
+    ]);
+  });
+
   describe('stopping during an attempt (D41)', () => {
     function senderThatStops(finish: (signal: AbortSignal) => Promise<number>) {
       const holder: { dispatcher?: WebhookDispatcher; stopped?: Promise<void> } = {};
