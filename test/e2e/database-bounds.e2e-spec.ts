@@ -1,12 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { AddressInfo, Server, Socket, createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
-import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import * as mysql from 'mysql2/promise';
 import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
-import { AppLogger, createPino } from '../../src/shared/logging.module';
+import { AppLogger } from '../../src/shared/logging.module';
+import { CapturedLog } from '../support/captured-log';
 import { TestApp, createTestApp, createVendor, isMysql, testDatabaseUrl, unique } from '../support/test-app';
 import { VendorApi, invitePartner, leadBody, vendorApi } from '../support/lead-fixtures';
 
@@ -211,16 +211,10 @@ describe('a SQLite file locked by another process', () => {
 
   it('answers a write 503 within the bound while the other holds the lock, reads go on, and writes work after', async () => {
     const url = `sqlite:${join(dir, 'app.sqlite')}`;
-    let logText = '';
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
+    const log = new CapturedLog();
     const t = await createTestApp({
       env: { DATABASE_URL: url, DATABASE_TIMEOUT_MS: String(BOUND_MS) },
-      override: (b) => b.overrideProvider(AppLogger).useValue(new AppLogger(createPino('info', stream))),
+      override: (b) => b.overrideProvider(AppLogger).useValue(log.logger),
     });
     const other = new BetterSqlite3(url.slice('sqlite:'.length));
     try {
@@ -232,10 +226,7 @@ describe('a SQLite file locked by another process', () => {
         expect(ms).toBeLessThan(BOUND_MS + SLACK_MS);
         expect((await f.api.get(`/leads/${f.leadId}`)).status).toBe(200);
         // docs/operations.md: a 503 is logged at warn with the request id, and nothing at error
-        const lines = logText
-          .split('\n')
-          .filter(Boolean)
-          .map((line) => JSON.parse(line) as { level: number; msg: string; status?: number; reqId?: string });
+        const lines = log.lines<{ level: number; msg: string; status?: number; reqId?: string }>();
         const answered = lines.filter((line) => line.msg === 'request completed' && line.status === 503);
         expect(answered).toEqual([
           expect.objectContaining({ level: 40, reqId: result.headers['x-request-id'] }),

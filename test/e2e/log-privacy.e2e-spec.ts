@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { SMTPServer } from 'smtp-server';
 import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
-import { AppLogger, createPino } from '../../src/shared/logging.module';
+import { AppLogger } from '../../src/shared/logging.module';
+import { CapturedLog } from '../support/captured-log';
 import { ApiKeyRepository } from '../../src/vendors/application/api-key-repository';
 import { TypeOrmApiKeyRepository } from '../../src/vendors/infrastructure/typeorm-api-key-repository';
 import { vendorApi } from '../support/lead-fixtures';
@@ -42,7 +42,7 @@ async function refusingSmtpServer(): Promise<{ url: string; stop: () => Promise<
  */
 describe('logs hold no personal data', () => {
   let t: TestApp;
-  let logText = '';
+  const log = new CapturedLog('trace');
   let smtp: { url: string; stop: () => Promise<void> };
   let scratch: ScratchDatabase;
   const trigger = unique('no_users_');
@@ -54,18 +54,12 @@ describe('logs hold no personal data', () => {
     // file's app, whose dispatcher runs, could claim this file's outbox rows and hold them past the
     // wait below (seen once in CI), and the trigger below would reach that file's inserts.
     scratch = await createScratchDatabase();
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
     t = await createTestApp({
       env: { SMTP_URL: smtp.url, DATABASE_URL: scratch.url },
       override: (b) =>
         b
           .overrideProvider(AppLogger)
-          .useValue(new AppLogger(createPino('trace', stream)))
+          .useValue(log.logger)
           .overrideProvider(MailDispatcherSettings)
           // A lease long enough for a slow shared database: with the 2 s of the other mail tests, a
           // claim that took over 1 s left under half the lease, so every round gave the batch back.
@@ -181,7 +175,7 @@ describe('logs hold no personal data', () => {
     // every email refused by the mail server, twice, then given up
     await settleOutbox(t.app, recipients);
 
-    const lines = logText
+    const lines = log.text
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as { level: number; msg?: string });
@@ -205,13 +199,7 @@ describe('logs hold no personal data', () => {
 /** The lookup of a presented key fails in the database: the error line carries neither key nor hash. */
 describe('a failed API-key lookup in the log', () => {
   it('logs the database error without the key or its SHA-256 (a statement parameter)', async () => {
-    let logText = '';
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
+    const log = new CapturedLog('trace');
     /** The real repository, with a lookup whose statement fails in the database, the hash bound to it. */
     class FailingLookup extends TypeOrmApiKeyRepository {
       constructor(
@@ -231,7 +219,7 @@ describe('a failed API-key lookup in the log', () => {
       override: (b) =>
         b
           .overrideProvider(AppLogger)
-          .useValue(new AppLogger(createPino('trace', stream)))
+          .useValue(log.logger)
           .overrideProvider(ApiKeyRepository)
           .useFactory({
             factory: (db: SqlDatabase, dataSource: DataSource) => new FailingLookup(db, dataSource),
@@ -243,7 +231,7 @@ describe('a failed API-key lookup in the log', () => {
       const key = `prm_${unique('lookup')}`;
       const response = await t.http.get('/api/v1/vendors/nothing').set('X-API-KEY', key);
       expect(response.status).toBe(500);
-      const errors = logText
+      const errors = log.text
         .split('\n')
         .filter((line) => line !== '')
         .map((line) => JSON.parse(line) as { level: number; msg?: string; err?: { type: string } })
@@ -252,8 +240,8 @@ describe('a failed API-key lookup in the log', () => {
         ['unexpected error', 'QueryFailedError'],
       ]);
       const hash = createHash('sha256').update(key).digest('hex');
-      expect(logText).not.toContain(hash);
-      expect(logText).not.toContain(key);
+      expect(log.text).not.toContain(hash);
+      expect(log.text).not.toContain(key);
     } finally {
       await t.close();
     }

@@ -1,6 +1,6 @@
-import { Writable } from 'node:stream';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
-import { AppLogger, createPino } from '../../src/shared/logging.module';
+import { AppLogger } from '../../src/shared/logging.module';
+import { CapturedLog } from '../support/captured-log';
 import { fastDispatcher, outboxRows, settleOutbox } from '../support/mail-outbox';
 import { PartnerMother, invitePartner } from '../support/partner-mother';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
@@ -14,16 +14,10 @@ import { TestApp, createTestApp, createVendor } from '../support/test-app';
 describe('Invite emails with SMTP_URL unset (D35)', () => {
   let db: ScratchDatabase;
   let t: TestApp;
-  let logText = '';
+  const log = new CapturedLog();
 
   beforeAll(async () => {
     db = await createScratchDatabase();
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logText += chunk.toString();
-        done();
-      },
-    });
     t = await createTestApp({
       env: { DATABASE_URL: db.url, SMTP_URL: '' }, // empty counts as unset (docs/configuration.md)
       override: (b) =>
@@ -31,7 +25,7 @@ describe('Invite emails with SMTP_URL unset (D35)', () => {
           .overrideProvider(MailDispatcherSettings)
           .useValue(fastDispatcher({ autoStart: false }))
           .overrideProvider(AppLogger)
-          .useValue(new AppLogger(createPino('info', stream))),
+          .useValue(log.logger),
     });
     t.app.useLogger(t.app.get(AppLogger));
   });
@@ -46,10 +40,8 @@ describe('Invite emails with SMTP_URL unset (D35)', () => {
     await invitePartner(t.http, apiKey, PartnerMother.invite({ users: [user] }));
     await settleOutbox(t.app, [user.emailAddress]);
     expect((await outboxRows(t.app, [user.emailAddress])).map((row) => row.status)).toEqual(['SENT']);
-    const mails = logText
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as { msg: string; to?: string; text?: string })
+    const mails = log
+      .lines<{ msg: string; to?: string; text?: string }>()
       .filter((line) => line.msg === 'email (SMTP_URL unset, not sent)');
     expect(mails).toHaveLength(1);
     expect(mails[0]!.to).toBe(user.emailAddress);
