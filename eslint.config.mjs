@@ -50,7 +50,7 @@ export default tseslint.config(
   },
   {
     files: ['scripts/**/*.js', 'bench/**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', Atomics: 'readonly', SharedArrayBuffer: 'readonly', Int32Array: 'readonly', fetch: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', process: 'readonly', __dirname: 'readonly', module: 'readonly', console: 'readonly', URL: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', setImmediate: 'readonly', Atomics: 'readonly', SharedArrayBuffer: 'readonly', Int32Array: 'readonly', fetch: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
   },
   {
