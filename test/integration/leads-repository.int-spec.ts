@@ -184,17 +184,33 @@ describe('TypeOrmLeadRepository and TypeOrmContactRepository', () => {
   it('allows the same email for another partner and for another vendor on the same partner (D27)', async () => {
     const a = await stored();
     const otherPartner = await insertConnectedPartner(t.app, vendorId);
-    await expect(
-      stored({ emailAddress: a.details.emailAddress }, new Date(), { vendorId, partnerId: otherPartner }),
-    ).resolves.toBeDefined();
+    const inOtherPartner = await stored({ emailAddress: a.details.emailAddress }, new Date(), {
+      vendorId,
+      partnerId: otherPartner,
+    });
     const otherVendor = await createVendor(t.app);
     await connectPartner(t.app, otherVendor.vendorId, partnerId);
-    await expect(
-      stored({ emailAddress: a.details.emailAddress }, new Date(), {
-        vendorId: otherVendor.vendorId,
-        partnerId,
-      }),
-    ).resolves.toBeDefined();
+    const ofOtherVendor = await stored({ emailAddress: a.details.emailAddress }, new Date(), {
+      vendorId: otherVendor.vendorId,
+      partnerId,
+    });
+
+    // three rows, each where it was put, all with the one address
+    const rows = [
+      [a, vendorId],
+      [inOtherPartner, vendorId],
+      [ofOtherVendor, otherVendor.vendorId],
+    ] as const;
+    expect(new Set(rows.map(([lead]) => lead.id)).size).toBe(3);
+    for (const [lead, owner] of rows) {
+      const found = (await uow.read(() => leads.findForVendor(lead.id!, owner)))!;
+      expect([found.vendorId, found.partnerId, found.details.emailAddress]).toEqual([
+        owner,
+        lead.partnerId,
+        a.details.emailAddress,
+      ]);
+    }
+    expect([inOtherPartner.partnerId, ofOtherVendor.partnerId]).toEqual([otherPartner, partnerId]);
   });
 
   describe('duplicatesAmong (D28)', () => {
