@@ -17,6 +17,7 @@ export class WebhookReceiver {
   statuses: number[] = [];
   private server: Server | undefined;
   private held: { arrived: () => void; released: Promise<void> } | undefined;
+  private gate: { answers: (() => void)[]; waiters: { n: number; resolve: () => void }[] } | undefined;
 
   /**
    * Holds the answer to the next request: `arrived` resolves once it has come in, and the answer
@@ -30,6 +31,27 @@ export class WebhookReceiver {
     const released = new Promise<void>((resolve) => (release = resolve));
     this.held = { arrived, released };
     return { arrived: arrivedPromise, release };
+  }
+
+  /**
+   * Holds the answers to every request from now on until `release` is called, which answers them
+   * all (and the later ones at once). `arrived(n)` resolves once n requests are being held: how
+   * many attempts a sender has in flight at the same time.
+   */
+  holdAll(): { arrived: (n: number) => Promise<void>; held: () => number; release: () => void } {
+    const gate = { answers: [] as (() => void)[], waiters: [] as { n: number; resolve: () => void }[] };
+    this.gate = gate;
+    return {
+      arrived: (n) =>
+        gate.answers.length >= n
+          ? Promise.resolve()
+          : new Promise((resolve) => gate.waiters.push({ n, resolve })),
+      held: () => gate.answers.length,
+      release: () => {
+        if (this.gate === gate) this.gate = undefined;
+        for (const answer of gate.answers.splice(0)) answer();
+      },
+    };
   }
 
   async start(): Promise<string> {
@@ -46,9 +68,13 @@ export class WebhookReceiver {
           res.statusCode = status;
           res.end('ok');
         };
+        const gate = this.gate;
         if (held) {
           held.arrived();
           void held.released.then(answer);
+        } else if (gate) {
+          gate.answers.push(answer);
+          for (const waiter of gate.waiters.filter((w) => w.n <= gate.answers.length)) waiter.resolve();
         } else answer();
       });
     });

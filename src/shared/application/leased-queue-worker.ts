@@ -10,6 +10,8 @@ export interface LeasedQueueTimings {
   readonly pollIntervalMs: number;
   readonly batchSize: number;
   readonly leaseMs: number;
+  /** rows of a round attempted at the same time (1, the default: one after another) */
+  readonly concurrency?: number;
 }
 
 /** What one round did: how many rows it claimed and gave back, and how many ended each way. */
@@ -20,15 +22,17 @@ export type WorkerRound<Outcome extends string> = { claimed: number; released: n
 
 /**
  * The poll loop shared by the mail outbox (D35, D36) and the webhook deliveries (X18): a round
- * leases a batch of due rows in one short transaction, handles them one by one outside any
- * transaction (each subclass records an outcome in a transaction of its own), and gives back the
- * lease of the rows it did not start. A row is only started while at least half of the lease is
- * left, so a slow destination cannot make the lease run out under an attempt in progress (another
- * instance could take it over). A full batch suggests more is due: the next round starts at once;
- * otherwise the loop waits for the poll interval.
+ * leases a batch of due rows in one short transaction, handles them outside any transaction (each
+ * subclass records an outcome in a transaction of its own), `concurrency` at a time in the batch's
+ * order, and gives back the lease of the rows it did not start. A row is only started while at least
+ * half of the lease is left, so a slow destination cannot make the lease run out under an attempt in
+ * progress (another instance could take it over). A full batch suggests more is due: the next round
+ * starts at once; otherwise the loop waits for the poll interval. When handling a row throws (its
+ * outcome could not be written), no further row is started: the round waits for the rows in hand and
+ * fails with that error, and the rows it did not start keep their lease until it runs out.
  *
- * Stopping (D41) finishes the row in hand (or cuts it short, where `stopSignal` is used), gives back
- * the lease of the rest of the batch, and ends the loop; stop() also waits for rounds started
+ * Stopping (D41) finishes the rows in hand (or cuts them short, where `stopSignal` is used), gives
+ * back the lease of the rest of the batch, and ends the loop; stop() also waits for rounds started
  * directly (tests).
  */
 export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome extends string>
@@ -115,16 +119,31 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
     );
     round.claimed = batch.length;
     const unattempted: number[] = [];
-    for (const row of batch) {
-      const halfLeaseLeft = this.clock.now().getTime() < leaseUntil.getTime() - this.timings.leaseMs / 2;
-      if (this.stopping || !halfLeaseLeft) {
-        unattempted.push(row.id);
-        continue;
+    let next = 0;
+    let failure: { error: unknown } | undefined;
+    // each lane takes the next row not yet taken, so the rows start in the batch's order
+    const lane = async (): Promise<void> => {
+      while (next < batch.length && !failure) {
+        const row = batch[next++]!;
+        const halfLeaseLeft = this.clock.now().getTime() < leaseUntil.getTime() - this.timings.leaseMs / 2;
+        if (this.stopping || !halfLeaseLeft) {
+          unattempted.push(row.id);
+          continue;
+        }
+        let outcome: Outcome;
+        try {
+          outcome = await this.handle(row);
+        } catch (error) {
+          failure ??= { error };
+          return;
+        }
+        (round as Record<Outcome, number>)[outcome] += 1;
+        this.afterAttempt(outcome);
       }
-      const outcome = await this.handle(row);
-      (round as Record<Outcome, number>)[outcome] += 1;
-      this.afterAttempt(outcome);
-    }
+    };
+    const lanes = Math.max(1, Math.min(this.timings.concurrency ?? 1, batch.length));
+    await Promise.all(Array.from({ length: lanes }, lane));
+    if (failure) throw failure.error;
     if (unattempted.length > 0) {
       await this.uow.run(() => this.release(unattempted, leaseToken));
       round.released = unattempted.length;

@@ -3,6 +3,8 @@ export interface WebhookDispatcherTimings {
   autoStart: boolean;
   pollIntervalMs: number;
   batchSize: number;
+  /** attempts in flight at once in each process (docs/webhooks.md, "At least once") */
+  concurrency: number;
   /** lease on claimed deliveries; far above the 10 s an attempt may take */
   leaseMs: number;
   /** X18: an answer must come within this time */
@@ -12,7 +14,8 @@ export interface WebhookDispatcherTimings {
 export const DEFAULT_WEBHOOK_DISPATCHER_TIMINGS: WebhookDispatcherTimings = {
   autoStart: true,
   pollIntervalMs: 1_000,
-  batchSize: 10,
+  batchSize: 32,
+  concurrency: 8,
   leaseMs: 5 * 60_000,
   timeoutMs: 10_000,
 };
@@ -34,6 +37,7 @@ export class WebhookDispatcherSettings implements WebhookDispatcherTimings {
   readonly autoStart: boolean;
   readonly pollIntervalMs: number;
   readonly batchSize: number;
+  readonly concurrency: number;
   readonly leaseMs: number;
   readonly timeoutMs: number;
 
@@ -42,6 +46,7 @@ export class WebhookDispatcherSettings implements WebhookDispatcherTimings {
     this.autoStart = t.autoStart;
     this.pollIntervalMs = t.pollIntervalMs;
     this.batchSize = t.batchSize;
+    this.concurrency = t.concurrency;
     this.leaseMs = t.leaseMs;
     this.timeoutMs = t.timeoutMs;
   }
