@@ -1,22 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { LeasedQueueTimings, LeasedQueueWorker } from '../../../src/shared/application/leased-queue-worker';
-import { UnitOfWork } from '../../../src/shared/application/unit-of-work';
-import { Clock } from '../../../src/shared/domain/clock';
-
-class DirectUnitOfWork extends UnitOfWork {
-  run<T>(work: () => Promise<T>): Promise<T> {
-    return work();
-  }
-  read<T>(work: () => Promise<T>): Promise<T> {
-    return work();
-  }
-}
-
-class FixedClock extends Clock {
-  now(): Date {
-    return new Date('2030-01-01T00:00:00.000Z');
-  }
-}
+import { ManualClock, PassThroughUnitOfWork } from '../../support/mail-fakes';
 
 /** A row's handling that the test finishes by hand. */
 interface Pending {
@@ -37,8 +21,8 @@ class HeldWorker extends LeasedQueueWorker<{ id: number }, 'done'> {
     timings: Partial<LeasedQueueTimings> = {},
   ) {
     super(
-      new DirectUnitOfWork(),
-      new FixedClock(),
+      new PassThroughUnitOfWork(),
+      new ManualClock(),
       { autoStart: false, pollIntervalMs: 1000, batchSize: 100, leaseMs: 60_000, ...timings },
       ['done'],
       'held',
