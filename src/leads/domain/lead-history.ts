@@ -39,11 +39,26 @@ export interface LeadHistoryEntry extends LeadChange {
   apiKeyPrefix: string | null;
 }
 
-/** The entries for a lead's recorded changes, made by the key with this prefix (null: the admin CLI). */
+/**
+ * The entries for a lead's recorded changes, made by the key with this prefix (null: the admin CLI).
+ * Written out field by field: `{ ...change, leadId, apiKeyPrefix }` adds two properties after a
+ * spread, which V8 (Node 20) does on a slow path, about 2.4 µs an entry against 20 ns for the
+ * literal, on every write of a lead (docs/performance.md, rule 27).
+ */
 export function historyEntries(
   leadId: number,
   changes: readonly LeadChange[],
   apiKeyPrefix: string | null,
 ): LeadHistoryEntry[] {
-  return changes.map((change) => ({ ...change, leadId, apiKeyPrefix }));
+  return changes.map((change) => ({
+    action: change.action,
+    at: change.at,
+    approvalStatusFrom: change.approvalStatusFrom,
+    approvalStatusTo: change.approvalStatusTo,
+    archived: change.archived,
+    comment: change.comment,
+    changedFields: change.changedFields,
+    leadId,
+    apiKeyPrefix,
+  }));
 }
