@@ -1,22 +1,25 @@
 #!/usr/bin/env node
 // The engine floor: how fast the two hot paths the ceiling leaves furthest behind (create and list
-// page 0) could be if a request did nothing but the SQL the service runs for it. The ceiling's bare
-// NestJS 11 + Fastify application with its in-memory API-key check, plus better-sqlite3 on the
-// service's own SQLite file (same pragmas, same schema, same statements), and nothing else: no
-// validation, no API-key lookup (D9), no Idempotency-Key, rate limit, log line, metrics, webhook
-// events or request context. A measuring aid, never the product (docs/performance.md "The engine
-// floor"): the service must do all of that, so its rates stay below these.
+// page 0) could be if a request ran nothing but the SQL statements the service runs for it. The
+// ceiling's bare NestJS 11 + Fastify application with its in-memory API-key check, plus
+// better-sqlite3 on the service's own SQLite file (same pragmas, schema and statements, in the same
+// order), and nothing else. A measuring aid, never the product (docs/performance.md "The engine
+// floor" lists what it leaves out): the service must do all of that, so its rates stay below these.
 //
-//   POST /api/v1/vendors/partners/:id/leads  the create's statements: the partner connection, the
-//       email check (D27), the status option, the lead row, its CREATED history entry (X12), the
-//       maintained count (rule 4), the isDuplicate check (D28). Units arriving in one turn of the
+//   POST /api/v1/vendors/partners/:id/leads  the create's statements (CreateLeadUseCase and the
+//       option check before it): the status option on the read connection; then, in the write
+//       transaction, the partner connection, the email check (D27), the lead row, its maintained
+//       count (rule 4), its CREATED history entry (X12), the new lead's isDuplicate (D28, leads and
+//       contacts) and the vendor's webhook endpoints (X17). Units arriving in one turn of the
 //       event loop share one BEGIN IMMEDIATE ... COMMIT, each in a SAVEPOINT of its own, as the
 //       service's group commit does (FLOOR_SAVEPOINTS=0 drops the savepoints).
 //   GET /api/v1/vendors/partners/:id/leads   page `page` of `perPage` (default 0 and 20), default
-//       filters: the page's ids from the index, their rows packed by SQLite as JSON arrays with
-//       isDuplicate (rules 5, 21, 23), totalItems from lead_counts (rule 4), in one read transaction.
+//       filters (ListLeadsUseCase): the partner connection, totalItems from lead_counts (rule 4),
+//       the page's ids from the index, their rows packed by SQLite as JSON arrays with isDuplicate
+//       (rules 5, 21, 23), in one read transaction.
 //
-// Run it on a database the service has made and seeded (the service stopped, or beside it):
+// Run it on a database the service has made and seeded (the service stopped, or beside it), after
+// `npm run build` (it folds case with the service's own foldCase, from dist/):
 //   FLOOR_DATABASE=/path/app.sqlite FLOOR_API_KEY=prm_... FLOOR_VENDOR_ID=1 [PORT=0] \
 //     node bench/floor-server.js
 // prints {"port":N} on stdout once it listens; drive it with
@@ -38,6 +41,15 @@ const {
 const { NestFactory } = require('@nestjs/core');
 const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const Database = require('better-sqlite3');
+const { join } = require('node:path');
+
+let foldCase;
+try {
+  ({ foldCase } = require(join(__dirname, '..', 'dist', 'shared', 'domain', 'text.js')));
+} catch {
+  process.stderr.write('floor server: run `npm run build` first (it uses dist/shared/domain/text.js)\n');
+  process.exit(2);
+}
 
 const NAMESPACE = '/api/v1/vendors/';
 const path = process.env.FLOOR_DATABASE;
@@ -91,18 +103,27 @@ const LEAD_COLUMNS = [
   'updated_at',
 ];
 const VIEW_COLUMNS = ['id', ...LEAD_COLUMNS];
+const packedView = VIEW_COLUMNS.map((c) => `l.${c}`).join(', ');
+// D28 as the leads repository writes it: another active lead, or another lead's contact, of the
+// vendor has the lead's email (typeorm-lead-repository.ts isDuplicateSql, contact-duplicates.sql.ts).
+const IS_DUPLICATE = `(EXISTS (SELECT 1 FROM leads o
+    WHERE o.vendor_id = l.vendor_id AND o.email_normalized = l.email_normalized
+      AND o.archived = 0 AND o.id <> l.id)
+  OR EXISTS (SELECT 1 FROM contacts c
+    WHERE c.vendor_id = l.vendor_id AND c.email_normalized = l.email_normalized AND c.lead_id <> l.id))`;
+const CONNECTED = 'SELECT 1 AS connected FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?';
 const w = {
   begin: writer.prepare('BEGIN IMMEDIATE'),
   commit: writer.prepare('COMMIT'),
   savepoint: writer.prepare('SAVEPOINT unit_of_work'),
   release: writer.prepare('RELEASE unit_of_work'),
   rollbackTo: writer.prepare('ROLLBACK TO unit_of_work'),
-  connected: writer.prepare('SELECT 1 FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?').pluck(),
+  connected: writer.prepare(CONNECTED).pluck(),
   emailTaken: writer
-    .prepare('SELECT 1 FROM leads WHERE vendor_id = ? AND partner_id = ? AND email_normalized = ?')
-    .pluck(),
-  option: writer
-    .prepare("SELECT 1 FROM lead_options WHERE id = ? AND vendor_id = ? AND kind = 'status'")
+    .prepare(
+      `SELECT 1 AS taken FROM leads
+        WHERE vendor_id = ? AND partner_id = ? AND email_normalized = ? AND id <> ?`,
+    )
     .pluck(),
   insert: writer.prepare(
     `INSERT INTO leads (${LEAD_COLUMNS.join(', ')}) VALUES (${LEAD_COLUMNS.map(() => '?').join(', ')})`,
@@ -114,36 +135,42 @@ const w = {
   count: writer.prepare(
     `INSERT INTO lead_counts (vendor_id, partner_id, archived, approval_status, slot, total)
        VALUES (?, ?, 0, 'PENDING', ?, 1)
-       ON CONFLICT (vendor_id, partner_id, archived, approval_status, slot) DO UPDATE SET total = total + 1`,
+       ON CONFLICT (vendor_id, partner_id, archived, approval_status, slot)
+       DO UPDATE SET total = total + excluded.total`,
   ),
-  duplicate: writer
-    .prepare(
-      'SELECT 1 FROM leads WHERE vendor_id = ? AND email_normalized = ? AND archived = 0 AND id <> ? LIMIT 1',
-    )
+  endpoints: writer.prepare(
+    'SELECT id, events FROM webhook_endpoints WHERE vendor_id = ? AND disabled_at IS NULL ORDER BY id',
+  ),
+  duplicates: writer
+    .prepare(`SELECT l.id AS id FROM leads l WHERE l.vendor_id + 0 = ? AND l.id IN (?) AND ${IS_DUPLICATE}`)
     .pluck(),
 };
 const r = {
   begin: reader.prepare('BEGIN'),
   commit: reader.prepare('COMMIT'),
+  option: reader.prepare(
+    'SELECT id, vendor_id, kind, label FROM lead_options WHERE vendor_id = ? AND kind = ? AND id IN (?)',
+  ),
+  connected: reader.prepare(CONNECTED).pluck(),
+  total: reader
+    .prepare(
+      'SELECT SUM(total) AS total FROM lead_counts WHERE vendor_id = ? AND partner_id = ? AND archived = ?',
+    )
+    .pluck(),
   pageIds: reader
     .prepare(
       `SELECT id FROM leads WHERE vendor_id = ? AND partner_id = ? AND archived = 0
          ORDER BY created_at DESC, id DESC LIMIT ?+0 OFFSET ?`,
     )
     .pluck(),
-  total: reader
-    .prepare('SELECT SUM(total) FROM lead_counts WHERE vendor_id = ? AND partner_id = ? AND archived = 0')
-    .pluck(),
   byIds: new Map(),
 };
 function rowsByIds(count) {
   let statement = r.byIds.get(count);
   if (!statement) {
-    const columns = VIEW_COLUMNS.map((c) => `l.${c}`).join(', ');
     statement = reader
       .prepare(
-        `SELECT json_array(${columns}, EXISTS (SELECT 1 FROM leads d WHERE d.vendor_id = l.vendor_id
-           AND d.email_normalized = l.email_normalized AND d.archived = 0 AND d.id <> l.id))
+        `SELECT json_array(${packedView}, ${IS_DUPLICATE})
          FROM leads l WHERE l.id IN (${new Array(count).fill('?').join(', ')})`,
       )
       .pluck();
@@ -171,27 +198,29 @@ function view(values) {
   return lead;
 }
 
-/** An answer other than 200, with the contract's error code as its message. */
-const refuse = (status, code) => new HttpException({ success: false, message: code, data: null }, status);
+/** An answer other than 200 in the standard error shape, with the contract's code, without the field list. */
+const refuse = (status, code) =>
+  new HttpException(
+    { success: false, message: code, status, errors: [], timestamp: new Date().toISOString() },
+    status,
+  );
 
-/** The create's statements for one lead; throws `refuse(...)` for an answer other than 200. */
+/** The create's statements for one lead, in the write transaction; throws `refuse(...)` for an answer other than 200. */
 function createOne(partnerId, body) {
   if (!w.connected.get(vendorId, partnerId)) throw refuse(404, 'RESOURCE_NOT_FOUND');
-  const email = String(body.emailAddress).toLowerCase();
-  if (w.emailTaken.get(vendorId, partnerId, email)) throw refuse(400, 'DUPLICATE_ENTRY');
-  const status = body.status ?? null;
-  if (status !== null && !w.option.get(status, vendorId)) throw refuse(400, 'VALIDATION_FAILED');
+  const email = foldCase(String(body.emailAddress));
+  if (w.emailTaken.get(vendorId, partnerId, email, 0)) throw refuse(400, 'DUPLICATE_ENTRY');
   const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
   const row = {
     vendor_id: vendorId,
     partner_id: partnerId,
     first_name: body.firstName,
-    first_name_normalized: String(body.firstName).toLowerCase(),
+    first_name_normalized: foldCase(String(body.firstName)),
     last_name: body.lastName ?? null,
     email_address: body.emailAddress,
     email_normalized: email,
     company_name: body.companyName,
-    status,
+    status: body.status ?? null,
     approval_status: 'PENDING',
     archived: 0,
     submitted_by_type: 'API',
@@ -200,15 +229,21 @@ function createOne(partnerId, body) {
   };
   const values = LEAD_COLUMNS.map((column) => row[column] ?? null);
   const id = Number(w.insert.run(values).lastInsertRowid);
-  w.history.run(id, now, apiKey.slice(0, 10));
   w.count.run(vendorId, partnerId, id % 16);
-  const isDuplicate = Boolean(w.duplicate.get(vendorId, email, id));
+  w.history.run(id, now, apiKey.slice(0, 10));
+  const isDuplicate = w.duplicates.get(vendorId, id) !== undefined;
+  w.endpoints.all(vendorId);
   return view([id, ...values, isDuplicate]);
 }
 
 // Group commit: the first unit of a turn opens the transaction, the end of the turn commits it.
 let batch = null;
 function create(partnerId, body) {
+  // the status option is checked first, on the read connection, as the service's validation does (D37)
+  const status = body.status ?? null;
+  if (status !== null && !r.option.get(vendorId, 'status', status)) {
+    return Promise.reject(refuse(400, 'VALIDATION_FAILED'));
+  }
   if (!batch) {
     w.begin.run();
     const waiting = (batch = []);
@@ -236,39 +271,40 @@ function create(partnerId, body) {
   );
 }
 
+/** Page `pageNumber` with default filters, as ListLeadsUseCase and the repository read it. */
 function page(partnerId, pageNumber, perPage) {
   r.begin.run();
   try {
-    const ids = r.pageIds.all(vendorId, partnerId, perPage, pageNumber * perPage);
-    const rows =
-      ids.length === 0
-        ? []
-        : rowsByIds(ids.length)
-            .all(ids)
-            .map((packed) => JSON.parse(packed));
-    const position = new Map(ids.map((id, index) => [id, index]));
-    rows.sort((a, b) => position.get(a[0]) - position.get(b[0]));
-    return {
-      data: rows.map(view),
-      page: pageNumber,
-      perPage,
-      totalItems: r.total.get(vendorId, partnerId) ?? 0,
-    };
+    if (!r.connected.get(vendorId, partnerId)) throw refuse(404, 'RESOURCE_NOT_FOUND');
+    const totalItems = r.total.get(vendorId, partnerId, 0) ?? 0;
+    let rows = [];
+    if (totalItems > 0 && pageNumber * perPage < totalItems) {
+      const ids = r.pageIds.all(vendorId, partnerId, perPage, pageNumber * perPage);
+      rows =
+        ids.length === 0
+          ? []
+          : rowsByIds(ids.length)
+              .all(ids)
+              .map((packed) => JSON.parse(packed));
+      const position = new Map(ids.map((id, index) => [id, index]));
+      rows.sort((a, b) => position.get(a[0]) - position.get(b[0]));
+    }
+    return { data: rows.map(view), page: pageNumber, perPage, totalItems };
   } finally {
     r.commit.run();
   }
 }
 
-// The service's envelope (docs/api.md), timestamp included.
-const envelope = (data) => ({ success: true, message: null, data, timestamp: new Date().toISOString() });
+// The service's envelope (docs/api.md, src/shared/http/envelope.ts), with each route's message.
+const envelope = (message, data) => ({ success: true, message, data, timestamp: new Date().toISOString() });
 
 class FloorController {
   async create(id, body) {
-    return envelope(await create(Number(id), body));
+    return envelope('LEAD_CREATE_SUCCESSFUL', await create(Number(id), body));
   }
 
   list(id, query) {
-    return envelope(page(Number(id), Number(query.page ?? 0), Number(query.perPage ?? 20)));
+    return envelope(null, page(Number(id), Number(query.page ?? 0), Number(query.perPage ?? 20)));
   }
 }
 Reflect.decorate([Controller('api/v1/vendors/partners')], FloorController);

@@ -2,15 +2,22 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { LeadJson, VendorWithPartner, createLead, vendorWithPartner } from '../support/lead-fixtures';
+import {
+  LeadJson,
+  VendorWithPartner,
+  createLead,
+  invitePartner,
+  vendorWithPartner,
+} from '../support/lead-fixtures';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
+import { ensureBuilt } from '../support/server-process';
 import { TestApp, createLeadOption, createTestApp, isMysql, unique } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
 interface Answer {
   status: number;
-  body: { success: boolean; message: string | null; data: unknown };
+  body: { success: boolean; message: string | null; data?: unknown; [field: string]: unknown };
 }
 
 /**
@@ -50,6 +57,7 @@ interface Answer {
   });
 
   beforeAll(async () => {
+    ensureBuilt(); // the floor folds case with dist/'s foldCase
     scratch = await createScratchDatabase();
     t = await createTestApp({ env: { DATABASE_URL: scratch.url } });
     v = await vendorWithPartner(t);
@@ -81,6 +89,9 @@ interface Answer {
   it('creates a lead the service then reads as its own, with its history entry and its count', async () => {
     const created = await atFloor('POST', `/partners/${v.partnerId}/leads`, benchBody());
     expect(created.status).toBe(200);
+    const byService = await v.api.post(`/partners/${v.partnerId}/leads`).send(benchBody());
+    expect(Object.keys(created.body).sort()).toEqual(Object.keys(byService.body).sort());
+    expect(created.body.message).toBe(byService.body.message); // LEAD_CREATE_SUCCESSFUL
     const lead = created.body.data as LeadJson;
 
     const read = await v.api.get(`/leads/${lead.id}`);
@@ -103,6 +114,47 @@ interface Answer {
     expect(floorPage.status).toBe(200);
     expect(floorPage.body.data).toEqual(servicePage.body.data);
     expect((floorPage.body.data as { data: LeadJson[] }).data.map((l) => l.id)).toContain(byService.id);
+  });
+
+  it("sees a contact's email as a duplicate (D28), as the service does, on the create and on the page", async () => {
+    const emailAddress = `${unique('contact')}@bench.example`;
+    const converted = await createLead(t.http, v.apiKey, v.partnerId, { emailAddress });
+    await v.api.put(`/leads/${converted.id}/approve`).send({}).expect(200);
+    await v.api.put(`/leads/${converted.id}/archive`).send({}).expect(200); // no active lead has it now
+    const otherPartner = await invitePartner(t.http, v.apiKey);
+
+    const created = await atFloor('POST', `/partners/${otherPartner}/leads`, {
+      ...benchBody(),
+      emailAddress,
+    });
+    expect(created.status).toBe(200);
+    const lead = created.body.data as LeadJson;
+    expect(lead.isDuplicate).toBe(true);
+    expect((await v.api.get(`/leads/${lead.id}`)).body.data.isDuplicate).toBe(true);
+    const floorPage = await atFloor('GET', `/partners/${otherPartner}/leads`);
+    expect((floorPage.body.data as { data: LeadJson[] }).data.map((l) => [l.id, l.isDuplicate])).toEqual([
+      [lead.id, true],
+    ]);
+  });
+
+  it("refuses in the service's order and shape: the status before the partner (D37), an unconnected partner on the list", async () => {
+    const stranger = v.partnerId + 1000;
+    const floorCreate = await atFloor('POST', `/partners/${stranger}/leads`, {
+      ...benchBody(),
+      status: status + 1000,
+    });
+    const serviceCreate = await v.api
+      .post(`/partners/${stranger}/leads`)
+      .send({ ...benchBody(), status: status + 1000 });
+    expect([floorCreate.status, floorCreate.body.message]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([serviceCreate.status, serviceCreate.body.message]).toEqual([400, 'VALIDATION_FAILED']);
+    expect(Object.keys(floorCreate.body).sort()).toEqual(Object.keys(serviceCreate.body).sort());
+
+    const floorList = await atFloor('GET', `/partners/${stranger}/leads`);
+    const serviceList = await v.api.get(`/partners/${stranger}/leads`);
+    expect([floorList.status, floorList.body.message]).toEqual([404, 'RESOURCE_NOT_FOUND']);
+    expect([serviceList.status, serviceList.body.message]).toEqual([404, 'RESOURCE_NOT_FOUND']);
+    expect(Object.keys(floorList.body).sort()).toEqual(Object.keys(serviceList.body).sort());
   });
 
   it('refuses what the service refuses on the way: a taken email, an unknown status, a partner not connected', async () => {
