@@ -359,3 +359,80 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     expect(value(text, 'webhook_deliveries_pending')).toBe(0);
   });
 });
+
+/**
+ * The running loop rather than rounds driven by hand: its own application, since a worker that has
+ * been stopped runs no further round.
+ */
+describe('Webhook delivery loop (X18)', () => {
+  let t: TestApp;
+  const receiver = new WebhookReceiver();
+  let url: string;
+
+  beforeAll(async () => {
+    url = await receiver.start();
+    t = await createTestApp({
+      env: { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true' },
+      override: (b: TestingModuleBuilder) =>
+        b
+          .overrideProvider(MailDispatcherSettings)
+          .useValue(new MailDispatcherSettings({ autoStart: false }))
+          .overrideProvider(WebhookDispatcherSettings)
+          .useValue(new WebhookDispatcherSettings({ autoStart: false, pollIntervalMs: 100 })),
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await receiver.stop();
+  });
+
+  async function subscribed() {
+    const { apiKey } = await createVendor(t.app);
+    const api = vendorApi(t.http, apiKey);
+    const hook = (
+      await api
+        .post('/webhooks')
+        .send({ url, events: ['lead.created'] })
+        .expect(200)
+    ).body.data as { id: number };
+    return { apiKey, api, hook };
+  }
+
+  async function list(v: { api: VendorApi; hook: { id: number } }): Promise<Delivery[]> {
+    return (await v.api.get(`/webhooks/${v.hook.id}/deliveries`).expect(200)).body.data as Delivery[];
+  }
+
+  it('keeps sending on the other lanes while a receiver does not answer (the running loop, X18)', async () => {
+    const slow = await subscribed();
+    const fast = await subscribed();
+    const slowPartner = await invitePartner(t.http, slow.apiKey);
+    const fastPartner = await invitePartner(t.http, fast.apiKey);
+    const dispatcher = t.app.get(WebhookDispatcher);
+    const held = receiver.holdNext();
+    await createLead(t.http, slow.apiKey, slowPartner);
+    dispatcher.start();
+    try {
+      await held.arrived; // the slow vendor's attempt is on the wire, unanswered
+      for (let i = 0; i < 10; i++) await createLead(t.http, fast.apiKey, fastPartner);
+      // all 10 arrive while the first is still held: nothing waits for it
+      for (let waited = 0; receiver.received.length < 11 && waited < 8_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(receiver.received).toHaveLength(11);
+      const fastList = await list(fast);
+      expect(fastList.map((d) => d.status)).toEqual(Array(10).fill('DELIVERED'));
+      expect((await list(slow)).map((d) => [d.status, d.attempts])).toEqual([['PENDING', 0]]);
+      // answered at last, the held attempt is recorded by its lane like any other
+      held.release();
+      let slowStatus: string | undefined;
+      for (let waited = 0; slowStatus !== 'DELIVERED' && waited < 8_000; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        slowStatus = (await list(slow))[0]?.status;
+      }
+      expect(slowStatus).toBe('DELIVERED');
+    } finally {
+      held.release();
+      await dispatcher.stop();
+    }
+  });
+});

@@ -21,10 +21,12 @@ export type WorkerRound<Outcome extends string> = { claimed: number; released: n
 >;
 
 /**
- * The poll loop shared by the mail outbox (D35, D36) and the webhook deliveries (X18): a round
- * leases a batch of due rows in one short transaction, handles them outside any transaction (each
- * subclass records an outcome in a transaction of its own), `concurrency` at a time in the batch's
- * order, and gives back the lease of the rows it did not start. A row is only started while at least
+ * The poll loop shared by the mail outbox (D35, D36) and the webhook deliveries (X18). With
+ * `concurrency` 1 (mail), a round leases a batch of due rows in one short transaction, handles them
+ * one after another outside any transaction (each subclass records an outcome in a transaction of
+ * its own), and gives back the lease of the rows it did not start; with more (webhooks), the loop
+ * keeps that many rows in flight instead (runLanes), while `dispatchDue` still runs one round, its
+ * rows `concurrency` at a time in the batch's order (tests drive the queue with it). A row is only started while at least
  * half of the lease is left, so a slow destination cannot make the lease run out under an attempt in
  * progress (another instance could take it over). A full batch suggests more is due: the next round
  * starts at once; otherwise the loop waits for the poll interval. When handling a row throws (its
@@ -152,6 +154,7 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
   }
 
   private async run(): Promise<void> {
+    if ((this.timings.concurrency ?? 1) > 1) return this.runLanes(this.timings.concurrency!);
     while (!this.stopping) {
       let fullBatch = false;
       try {
@@ -163,6 +166,62 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
         );
       }
       if (!fullBatch && !this.stopping) await this.pause(this.timings.pollIntervalMs);
+    }
+  }
+
+  /**
+   * The poll loop when several rows run at once: it claims as many due rows as lanes are free and
+   * starts each at once, and claims again as soon as any of them ends, never waiting for the
+   * slowest of a batch. A destination that does not answer holds its own lane, not the loop: rows
+   * that come due meanwhile go out on the other lanes. With nothing due it waits for the poll
+   * interval, or for a lane to free. Rows claimed while stopping are given back unstarted.
+   */
+  private async runLanes(lanes: number): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    while (!this.stopping) {
+      const free = lanes - inFlight.size;
+      if (free > 0) {
+        try {
+          const leaseToken = randomUUID();
+          const claimedAt = this.clock.now();
+          const leaseUntil = new Date(claimedAt.getTime() + this.timings.leaseMs);
+          const rows = await this.uow.run(() => this.claim(claimedAt, free, leaseUntil, leaseToken));
+          if (this.stopping && rows.length > 0) {
+            await this.uow.run(() =>
+              this.release(
+                rows.map((row) => row.id),
+                leaseToken,
+              ),
+            );
+            break;
+          }
+          for (const row of rows) {
+            const attempt: Promise<void> = this.attemptInLane(row).finally(() => {
+              inFlight.delete(attempt);
+              this.wake?.();
+            });
+            inFlight.add(attempt);
+          }
+          if (rows.length === free) continue; // more may be due: fill the lanes that free up next
+        } catch (error) {
+          this.logger.error(
+            `${this.queueName} claim failed: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+      }
+      if (!this.stopping) await this.pause(this.timings.pollIntervalMs);
+    }
+    await Promise.all(inFlight);
+  }
+
+  /** One row on a lane of runLanes: its outcome counted, a failure to record it logged (the row keeps its lease). */
+  private async attemptInLane(row: Row): Promise<void> {
+    try {
+      this.afterAttempt(await this.handle(row));
+    } catch (error) {
+      this.logger.error(
+        `${this.queueName} row ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 

@@ -2,8 +2,9 @@ export interface WebhookDispatcherTimings {
   /** start the poll loop when the application starts (tests drive dispatchDue() by hand instead) */
   autoStart: boolean;
   pollIntervalMs: number;
+  /** rows of a round driven by dispatchDue() (tests); the poll loop claims as many as lanes are free */
   batchSize: number;
-  /** attempts in flight at once in each process (docs/webhooks.md, "At least once") */
+  /** attempts in flight at once in each process (docs/webhooks.md, "At least once"); the poll loop claims as lanes free up */
   concurrency: number;
   /** lease on claimed deliveries; far above the 10 s an attempt may take */
   leaseMs: number;

@@ -34,7 +34,7 @@ class HeldWorker extends LeasedQueueWorker<{ id: number }, 'done'> {
     while (this.started.length < n) await new Promise<void>((resolve) => (this.onStart = resolve));
   }
 
-  protected claim(): Promise<{ id: number }[]> {
+  protected claim(_now: Date, _limit: number): Promise<{ id: number }[]> {
     return Promise.resolve(Array.from({ length: this.rows }, (_, i) => ({ id: i + 1 })));
   }
 
@@ -124,5 +124,81 @@ describe('LeasedQueueWorker: the rows of a round', () => {
     expect(await round).toEqual({ claimed: 5, released: 3, done: 2 });
     expect(worker.released.sort()).toEqual([3, 4, 5]);
     expect(worker.started).toEqual([1, 2]);
+  });
+});
+
+/** A queue of ids 1..n for the poll loop: each claim takes up to `limit` of them, and can be held. */
+class PoolWorker extends HeldWorker {
+  readonly claims: number[] = [];
+  private pool: number[];
+  holdClaims = false;
+  private heldClaim: (() => void) | undefined;
+
+  constructor(rows: number, concurrency: number) {
+    super(rows, { concurrency, pollIntervalMs: 60_000 });
+    this.pool = Array.from({ length: rows }, (_, i) => i + 1);
+  }
+
+  /** Lets a held claim go on. */
+  releaseClaim(): void {
+    this.heldClaim?.();
+  }
+
+  protected override async claim(_now: Date, limit: number): Promise<{ id: number }[]> {
+    this.claims.push(limit);
+    if (this.holdClaims) await new Promise<void>((resolve) => (this.heldClaim = resolve));
+    return this.pool.splice(0, limit).map((id) => ({ id }));
+  }
+}
+
+describe('LeasedQueueWorker: the poll loop with several lanes', () => {
+  it('claims as lanes free up, without waiting for a row that is still in hand', async () => {
+    const worker = new PoolWorker(5, 2);
+    worker.start();
+    await worker.startedCount(2);
+    expect(worker.started).toEqual([1, 2]);
+    worker.inHand.get(2)!.finish('done'); // row 1 stays in hand throughout
+    await worker.startedCount(3);
+    worker.inHand.get(3)!.finish('done');
+    await worker.startedCount(4);
+    worker.inHand.get(4)!.finish('done');
+    await worker.startedCount(5);
+    expect([...worker.inHand.keys()].sort()).toEqual([1, 5]);
+    expect(worker.claims).toEqual([2, 1, 1, 1]); // each claim asks for the free lanes only
+    const stopped = worker.stop();
+    worker.inHand.get(1)!.finish('done');
+    worker.inHand.get(5)!.finish('done');
+    await stopped;
+    expect(worker.released).toEqual([]);
+  });
+
+  it('gives back unstarted the rows a claim returns once stopping has begun', async () => {
+    const worker = new PoolWorker(5, 3);
+    worker.holdClaims = true;
+    worker.start();
+    await turn();
+    expect(worker.claims).toEqual([3]);
+    const stopped = worker.stop();
+    worker.releaseClaim();
+    await stopped;
+    expect(worker.started).toEqual([]);
+    expect(worker.released).toEqual([1, 2, 3]);
+  });
+
+  it('logs a row whose outcome could not be written and goes on with the others', async () => {
+    const worker = new PoolWorker(3, 2);
+    const errors: string[] = [];
+    jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => {
+      errors.push(String(message));
+    });
+    worker.start();
+    await worker.startedCount(2);
+    worker.inHand.get(1)!.finish(new Error('the outcome could not be written'));
+    await worker.startedCount(3);
+    worker.inHand.get(2)!.finish('done');
+    worker.inHand.get(3)!.finish('done');
+    await worker.stop();
+    expect(errors).toEqual(['held row 1 failed: the outcome could not be written']);
+    jest.restoreAllMocks();
   });
 });
