@@ -132,15 +132,15 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
           unattempted.push(row.id);
           continue;
         }
-        let outcome: Outcome;
         try {
-          outcome = await this.handle(row);
+          const outcome = await this.handle(row);
+          (round as Record<Outcome, number>)[outcome] += 1;
+          this.afterAttempt(outcome);
         } catch (error) {
+          // caught here, so that Promise.all below still waits for the other lanes' rows
           failure ??= { error };
           return;
         }
-        (round as Record<Outcome, number>)[outcome] += 1;
-        this.afterAttempt(outcome);
       }
     };
     const lanes = Math.max(1, Math.min(this.timings.concurrency ?? 1, batch.length));
