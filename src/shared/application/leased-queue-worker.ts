@@ -26,12 +26,13 @@ export type WorkerRound<Outcome extends string> = { claimed: number; released: n
  * one after another outside any transaction (each subclass records an outcome in a transaction of
  * its own), and gives back the lease of the rows it did not start; with more (webhooks), the loop
  * keeps that many rows in flight instead (runLanes), while `dispatchDue` still runs one round, its
- * rows `concurrency` at a time in the batch's order (tests drive the queue with it). A row is only started while at least
- * half of the lease is left, so a slow destination cannot make the lease run out under an attempt in
- * progress (another instance could take it over). A full batch suggests more is due: the next round
- * starts at once; otherwise the loop waits for the poll interval. When handling a row throws (its
- * outcome could not be written), no further row is started: the round waits for the rows in hand and
- * fails with that error, and the rows it did not start keep their lease until it runs out.
+ * rows `concurrency` at a time in the batch's order (tests drive the queue with it). A row of a
+ * round is only started while at least half of the lease is left, so a slow destination cannot make
+ * the lease run out under an attempt in progress (another instance could take it over). A full batch
+ * suggests more is due: the next round starts at once; otherwise the loop waits for the poll
+ * interval. When handling a row of a round throws (its outcome could not be written), no further row
+ * is started: the round waits for the rows in hand and fails with that error, and the rows it did
+ * not start keep their lease until it runs out.
  *
  * Stopping (D41) finishes the rows in hand (or cuts them short, where `stopSignal` is used), gives
  * back the lease of the rest of the batch, and ends the loop; stop() also waits for rounds started
@@ -113,12 +114,7 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
     const round = { claimed: 0, released: 0 } as WorkerRound<Outcome>;
     for (const outcome of this.outcomes) (round as Record<Outcome, number>)[outcome] = 0;
     if (this.stopping) return round;
-    const leaseToken = randomUUID();
-    const claimedAt = this.clock.now();
-    const leaseUntil = new Date(claimedAt.getTime() + this.timings.leaseMs);
-    const batch = await this.uow.run(() =>
-      this.claim(claimedAt, this.timings.batchSize, leaseUntil, leaseToken),
-    );
+    const { rows: batch, leaseToken, leaseUntil } = await this.claimDue(this.timings.batchSize);
     round.claimed = batch.length;
     const unattempted: number[] = [];
     let next = 0;
@@ -153,17 +149,25 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
     return round;
   }
 
+  /** Leases up to `limit` due rows to a new token, in a transaction of its own. */
+  private async claimDue(limit: number): Promise<{ rows: Row[]; leaseToken: string; leaseUntil: Date }> {
+    const leaseToken = randomUUID();
+    const claimedAt = this.clock.now();
+    const leaseUntil = new Date(claimedAt.getTime() + this.timings.leaseMs);
+    const rows = await this.uow.run(() => this.claim(claimedAt, limit, leaseUntil, leaseToken));
+    return { rows, leaseToken, leaseUntil };
+  }
+
   private async run(): Promise<void> {
-    if ((this.timings.concurrency ?? 1) > 1) return this.runLanes(this.timings.concurrency!);
+    const lanes = this.timings.concurrency ?? 1;
+    if (lanes > 1) return this.runLanes(lanes);
     while (!this.stopping) {
       let fullBatch = false;
       try {
         const round = await this.dispatchDue();
         fullBatch = round.claimed >= this.timings.batchSize;
       } catch (error) {
-        this.logger.error(
-          `${this.queueName} round failed: ${error instanceof Error ? error.message : String(error)}`,
-        );
+        this.logger.error(`${this.queueName} round failed: ${messageOf(error)}`);
       }
       if (!fullBatch && !this.stopping) await this.pause(this.timings.pollIntervalMs);
     }
@@ -182,10 +186,7 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
       const free = lanes - inFlight.size;
       if (free > 0) {
         try {
-          const leaseToken = randomUUID();
-          const claimedAt = this.clock.now();
-          const leaseUntil = new Date(claimedAt.getTime() + this.timings.leaseMs);
-          const rows = await this.uow.run(() => this.claim(claimedAt, free, leaseUntil, leaseToken));
+          const { rows, leaseToken } = await this.claimDue(free);
           if (this.stopping && rows.length > 0) {
             await this.uow.run(() =>
               this.release(
@@ -204,9 +205,7 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
           }
           if (rows.length === free) continue; // more may be due: fill the lanes that free up next
         } catch (error) {
-          this.logger.error(
-            `${this.queueName} claim failed: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          this.logger.error(`${this.queueName} claim failed: ${messageOf(error)}`);
         }
       }
       if (!this.stopping) await this.pause(this.timings.pollIntervalMs);
@@ -219,9 +218,7 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
     try {
       this.afterAttempt(await this.handle(row));
     } catch (error) {
-      this.logger.error(
-        `${this.queueName} row ${row.id} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
+      this.logger.error(`${this.queueName} row ${row.id} failed: ${messageOf(error)}`);
     }
   }
 
@@ -235,4 +232,8 @@ export abstract class LeasedQueueWorker<Row extends { id: number }, Outcome exte
       this.wake = done;
     });
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
