@@ -1,23 +1,21 @@
-// Three projects: unit specs (src/ beside the code, the typed client's wrapper in clients/, and
-// test/unit: use cases over in-memory adapters, specs that use test/support, checks of the repository
-// itself), adapter (integration) tests and HTTP (e2e) tests.
+// `npm test`: every test that needs nothing but Node (docs/testing.md). Three projects: unit specs
+// (src/ beside the code, the typed client's wrapper in clients/, and test/unit: use cases over
+// in-memory adapters, specs that use test/support, checks of the repository itself), adapter
+// (integration) tests and HTTP (e2e) tests. The suites that need a Redis server or a browser have
+// configurations of their own: test/redis/jest.config.js, test/browser/jest.config.js.
 // The database of integration and e2e tests is TEST_DATABASE_URL (set by `npm run test:mysql`),
 // otherwise a fresh in-memory SQLite database per application.
-const transform = {
-  '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.spec.json', diagnostics: false }],
-};
-const common = { moduleFileExtensions: ['ts', 'js', 'json'], testEnvironment: 'node', transform };
+const shared = require('./test/jest.shared');
 
 module.exports = {
   projects: [
     {
-      ...common,
+      ...shared,
       displayName: 'unit',
-      rootDir: '.',
       testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/clients/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
     },
-    { ...common, displayName: 'integration', rootDir: '.', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', rootDir: '.', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
+    { ...shared, displayName: 'integration', testMatch: ['<rootDir>/test/integration/**/*.int-spec.ts'] },
+    { ...shared, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'] },
   ],
   testTimeout: 30000,
 };

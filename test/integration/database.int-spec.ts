@@ -1,8 +1,5 @@
 import { DataSource } from 'typeorm';
-import { ClsService } from 'nestjs-cls';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { AsyncContextGate } from '../../src/shared/infrastructure/database/async-context-gate';
-import { clsStorage } from '../../src/shared/infrastructure/database/database.module';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { migrations } from '../../src/database';
@@ -146,36 +143,23 @@ describe('UnitOfWork on the database under test', () => {
     else expect(seen.n).toBe(0);
   });
 
-  it('SQLite: keeps the transaction context on while a unit of work is in flight, and the promise hooks off after (docs/performance.md, rule 17)', async () => {
-    const storage = clsStorage(context.get(ClsService));
-    const hookBased = typeof (storage as unknown as { _enable?: unknown })._enable === 'function';
-    if (dataSource.options.type !== 'better-sqlite3' || !hookBased) {
-      // MySQL: no gate (every read enters a context); over async context frames (Node 24) there is
-      // nothing to switch off. Either way the storage is never disabled by the service.
-      await uow.run(() => vendors.insert(Vendor.register(unique('no-gate'), new Date())));
-      expect((storage as unknown as { enabled?: boolean }).enabled ?? true).toBe(true);
-      return;
-    }
-    // Node 20 (the engines' first line) keeps contexts by async hooks, which DatabaseModule's gate
-    // switches off: the storage's own flag says whether it (and so its hooks) is on.
-    const on = () => (storage as unknown as { enabled: boolean }).enabled;
-    const name = unique('gate');
+  it('keeps each unit of work in its own transaction context while units overlap, and none after', async () => {
+    const name = unique('context');
     const seen: boolean[] = [];
     const ids = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
         uow.run(async () => {
           const vendor = await vendors.insert(Vendor.register(`${name}-${i}`, new Date()));
           await new Promise((resolve) => setImmediate(resolve));
-          seen.push(on() && sql.inTransaction);
+          seen.push(sql.inTransaction);
           return vendor.id!;
         }),
       ),
     );
     expect(seen).toEqual([true, true, true, true, true]);
-    expect(on()).toBe(false);
+    expect(sql.inTransaction).toBe(false);
     expect(await uow.read(() => vendors.exists(ids[4]!))).toBe(true);
-    expect(on()).toBe(false);
-    expect(AsyncContextGate.install(storage)!.contextsInUse).toBe(0);
+    expect(sql.inTransaction).toBe(false);
     expect(await countVendors(name)).toBe(5);
   });
 });

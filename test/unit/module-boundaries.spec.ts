@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
-const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruiser.mjs');
 
 /** A scratch project with the layout of src/: each file a path and its source. */
 function cruise(files: Record<string, string>): { status: number | null; output: string } {

@@ -14,7 +14,7 @@ import type {
   ExampleObject,
   SchemaObject,
   ReferenceObject,
-} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+} from '@nestjs/swagger';
 import { Success, SuccessCode } from './envelope';
 import { AuthErrorCode, ErrorCode } from './error-response';
 import { inputSpecOf } from './request-input';

@@ -1,4 +1,4 @@
-import type { SchemaObject } from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+import type { SchemaObject } from '@nestjs/swagger';
 import type { Type } from '@nestjs/common';
 import { FieldError } from '../domain/domain-error';
 import { QueryReader } from './query-reader';

@@ -3,7 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type {
   ReferenceObject,
   SchemaObject,
-} from '@nestjs/swagger/dist/interfaces/open-api-spec.interface';
+} from '@nestjs/swagger';
 
 const DESCRIPTION = `The API a software vendor uses to invite its partner companies, add people to them, and
 receive, judge and convert the leads those partners bring.

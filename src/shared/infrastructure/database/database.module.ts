@@ -1,14 +1,10 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import { DynamicModule, Global, Inject, Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { ClsModule, ClsService } from 'nestjs-cls';
+import { ClsModule } from 'nestjs-cls';
 import { AppConfig } from '../../../config/app-config';
 import { UnitOfWork } from '../../application/unit-of-work';
-import { AsyncContextGate } from './async-context-gate';
-import { engineOf } from './database-engine';
 import { dataSourceOptions } from './data-source-options';
 import { EngineAwareDataSource } from './engine-aware-data-source';
 import { DatabaseSchema } from './database-schema';
@@ -61,21 +57,9 @@ export class DatabaseModule implements OnModuleInit {
   constructor(
     @Inject(AppConfig) private readonly config: AppConfig,
     private readonly migrationRunner: MigrationRunner,
-    cls: ClsService,
-    dataSource: DataSource,
-  ) {
-    // On SQLite the transaction context's storage switches Node's promise hooks off while no unit
-    // of work is in flight (docs/performance.md, rule 17). On MySQL every read enters a context of
-    // its own, so the hooks would be on under any load; the gate is left out there.
-    if (engineOf(dataSource) === 'sqlite') AsyncContextGate.install(clsStorage(cls));
-  }
+  ) {}
 
   async onModuleInit(): Promise<void> {
     if (this.config.migrationsRun) await this.migrationRunner.run();
   }
-}
-
-/** The AsyncLocalStorage behind nestjs-cls's ClsService (one per process). */
-export function clsStorage(cls: ClsService): AsyncLocalStorage<unknown> {
-  return (cls as unknown as { als: AsyncLocalStorage<unknown> }).als;
 }
