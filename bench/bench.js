@@ -884,7 +884,8 @@ async function main() {
         MANAGEMENT_PORT: '0',
         HOST: '127.0.0.1',
         // The limiter runs on every request (its cost is measured) but never refuses one: the load
-        // generator is one vendor and one address far above the defaults (README "Operations").
+        // generator is one vendor and one address far above the defaults (docs/operations.md,
+        // "Rate limits").
         RATE_LIMIT_PER_MINUTE: '1000000000',
         AUTH_FAILURES_PER_MINUTE: '1000000000',
       };

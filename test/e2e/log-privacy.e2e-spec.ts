@@ -33,12 +33,12 @@ async function refusingSmtpServer(): Promise<{ url: string; stop: () => Promise<
 }
 
 /**
- * README "Operations": no email address, name, phone number, comment, invite token, API key or key
- * hash in any log line above debug. A whole scenario runs against the real application with every
- * log line captured (at trace), then the lines above debug are searched for every personal value
- * the scenario sent: invites with users, added users, a reinvite, leads and keyword searches, a
- * rejected lead with a comment, a database error on a statement full of personal data, a mail
- * server refusing the recipients, and wrong keys.
+ * docs/operations.md, "What the logs hold": no email address, name, phone number, comment, invite
+ * token, API key or key hash in any log line above debug. A whole scenario runs against the real
+ * application with every log line captured (at trace), then the lines above debug are searched for
+ * every personal value the scenario sent: invites with users, added users, a reinvite, leads and
+ * keyword searches, a rejected lead with a comment, a database error on a statement full of personal
+ * data, a mail server refusing the recipients, and wrong keys.
  */
 describe('logs hold no personal data', () => {
   let t: TestApp;
