@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { type PartnerClient, type Schemas, createPartnerClient } from '../../clients/typescript';
+import { type PartnerClient, type Schemas, createPartnerClient } from '../../clients/typescript/index';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
