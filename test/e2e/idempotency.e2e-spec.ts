@@ -38,7 +38,7 @@ type Method = 'post' | 'put' | 'patch';
  * and runs nothing twice; another request with the key is 422; a key in use is 409; invalid keys are
  * VALIDATION_FAILED; refusals before the business rules and 5xx leave the key free; keys are per
  * vendor and last 24 hours; the sweep deletes what expired. Two processes and a crash on MariaDB:
- * idempotency-process.e2e-spec.ts.
+ * idempotency-process.mysql.e2e-spec.ts.
  */
 describe('Idempotency-Key (X1-X5)', () => {
   let t: TestApp;

@@ -1,5 +1,4 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import request from 'supertest';
 import { Clock } from '../../src/shared/domain/clock';
 import { FixedClock } from '../support/lead-clock';
 import {
@@ -11,12 +10,12 @@ import {
   vendorApi,
   vendorWithPartner,
 } from '../support/lead-fixtures';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
-import { TestApp, createTestApp, createVendor, isMysql, testDatabaseUrl, unique } from '../support/test-app';
+import { TestApp, createTestApp, createVendor, unique } from '../support/test-app';
 
 /**
  * Concurrent requests on one lead or one email (D27, D32, D33). On SQLite the UnitOfWork serializes
- * transactions; on MySQL the row lock and the unique indexes decide, also across two server processes.
+ * transactions; on MySQL the row lock and the unique indexes decide, also across two server processes
+ * (leads-concurrency.mysql.e2e-spec.ts).
  */
 describe('Leads under concurrent requests', () => {
   let t: TestApp;
@@ -135,37 +134,5 @@ describe('Leads under concurrent requests', () => {
         }
       }
     });
-  });
-
-  describe('two server processes on one MySQL database', () => {
-    const servers: ServerProcess[] = [];
-
-    beforeAll(async () => {
-      if (!isMysql()) return;
-      ensureBuilt(); // node scripts/build-if-needed.js
-      const env = { DATABASE_URL: testDatabaseUrl(), MANAGEMENT_PORT: '0', LOG_LEVEL: 'warn' };
-      servers.push(...(await Promise.all([startServer(env), startServer(env)])));
-    }, 180_000);
-    afterAll(async () => {
-      await Promise.all(servers.map((server) => server.stop()));
-    });
-
-    (isMysql() ? it : it.skip)(
-      '[MySQL] 20 approves split across both processes create one contact (D32)',
-      async () => {
-        const v = await vendorWithPartner(t);
-        const lead = await createLead(t.http, v.apiKey, v.partnerId);
-        const responses = await Promise.all(
-          Array.from({ length: 20 }, (_, i) =>
-            request(servers[i % 2]!.baseUrl)
-              .put(`/api/v1/vendors/leads/${lead.id}/approve`)
-              .set('X-API-KEY', v.apiKey),
-          ),
-        );
-        expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
-        expect(new Set(responses.map((r) => r.body.data.contactId)).size).toBe(1);
-        expect(await countRows(app, 'contacts', 'lead_id = ?', [lead.id])).toBe(1);
-      },
-    );
   });
 });

@@ -10,7 +10,11 @@ export function expectRateLimitHeaders(headers: Record<string, string>, limit: n
 }
 
 /** A 429 RATE_LIMITED answer in the standard error shape, with a Retry-After of 1-60 s. */
-export function expectRateLimited(response: { status: number; body: unknown; headers: Record<string, string> }) {
+export function expectRateLimited(response: {
+  status: number;
+  body: unknown;
+  headers: Record<string, string>;
+}) {
   expect(response.status).toBe(429);
   expect(response.body).toEqual({
     message: 'RATE_LIMITED',

@@ -33,4 +33,3 @@ export function runs(command: string): boolean {
   const result = spawnSync(command, ['--version'], { stdio: 'ignore' });
   return !result.error && result.status === 0;
 }
-

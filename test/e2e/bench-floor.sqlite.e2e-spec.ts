@@ -11,7 +11,7 @@ import {
 } from '../support/lead-fixtures';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ensureBuilt } from '../support/server-process';
-import { TestApp, createLeadOption, createTestApp, isMysql, unique } from '../support/test-app';
+import { TestApp, createLeadOption, createTestApp, unique } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -26,7 +26,7 @@ interface Answer {
  * JavaScript. These checks fail when the schema or the Lead's shape moves away from it: what it
  * answers must be what the service answers, and what it writes must be what the service reads.
  */
-(isMysql() ? describe.skip : describe)('bench/floor-server.js on a SQLite file of the service', () => {
+describe('bench/floor-server.js on a SQLite file of the service', () => {
   let scratch: ScratchDatabase;
   let t: TestApp;
   let v: VendorWithPartner;

@@ -4,7 +4,6 @@ import { dataSourceOptions } from '../../src/shared/infrastructure/database/data
 import { migrations } from '../../src/database';
 import { SqliteQuotedTables1763700000500 } from '../../src/shared/infrastructure/database/migrations/1763700000500-sqlite-quoted-tables';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { isMysql } from '../support/test-app';
 
 const T = '2026-01-02 03:04:05.678';
 const HASH = 'ab'.repeat(32);
@@ -14,7 +13,7 @@ const HASH = 'ab'.repeat(32);
  * form TypeORM reads back (docs/architecture.md, "Schema: migrations and entities"). On a database
  * that already holds data it must change nothing but the text of each CREATE TABLE.
  */
-(isMysql() ? describe.skip : describe)('migration SqliteQuotedTables1763700000500 (SQLite)', () => {
+describe('migration SqliteQuotedTables1763700000500 (SQLite)', () => {
   let scratch: ScratchDatabase;
   let dataSource: DataSource;
   const upTo = migrations.indexOf(SqliteQuotedTables1763700000500);

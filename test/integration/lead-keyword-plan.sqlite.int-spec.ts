@@ -6,7 +6,7 @@ import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { SqlDatabase, SqlValue } from '../../src/shared/infrastructure/database/sql-database';
 import { insertConnectedPartner } from '../support/lead-fixtures';
 import { LeadMother } from '../support/lead-mother';
-import { TestApp, createTestApp, createVendor, isMysql, unique } from '../support/test-app';
+import { TestApp, createTestApp, createVendor, unique } from '../support/test-app';
 import { listQuery } from '../unit/leads/setup';
 
 /**
@@ -16,7 +16,7 @@ import { listQuery } from '../unit/leads/setup';
  * its case-insensitive LIKE, so without this form it walks the partner's whole listing index and
  * tests every row. On MySQL STRAIGHT_JOIN fixes the same order; the benchmark times it there.
  */
-(isMysql() ? describe.skip : describe)('keyword listing plan on SQLite', () => {
+describe('keyword listing plan on SQLite', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();

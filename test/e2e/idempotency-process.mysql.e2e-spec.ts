@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { countRows, createLead, leadBody, vendorWithPartner } from '../support/lead-fixtures';
 import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
-import { TestApp, createTestApp, isMysql, testDatabaseUrl, unique } from '../support/test-app';
+import { TestApp, createTestApp, testDatabaseUrl, unique } from '../support/test-app';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -13,7 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * lease has passed (docs/idempotency.md). One process cannot share SQLite: the same rules are
  * shown in-process on both engines by idempotency.e2e-spec.ts.
  */
-(isMysql() ? describe : describe.skip)('[MySQL] Idempotency-Key across server processes', () => {
+describe('[MySQL] Idempotency-Key across server processes', () => {
   let t: TestApp;
   let admin: mysql.Connection;
   const servers: ServerProcess[] = [];
