@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliModule } from './cli.module';
 import { ConfigError } from './config/app-config';
+import { serviceVersion } from './config/project-root';
 import { leadCommands } from './leads';
 import { CliCommand, CliOption, CliUsageError } from './shared/cli/cli-command';
 import { DomainError } from './shared/domain/domain-error';
@@ -47,6 +48,7 @@ function program(out: CliOutput): Command {
     .description(
       'Administration of the partner relationship service. A command that succeeds prints one JSON object on stdout.',
     )
+    .version(serviceVersion(), '-V, --version', 'print the version of the service and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout(s), writeErr: (s) => out.stderr(s) })
     .showHelpAfterError('(node dist/cli.js --help lists the commands; <command> --help shows one)')

@@ -1,10 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { commands, runCli } from '../../src/cli';
 import { migrations } from '../../src/database';
+import { ApiKeySecret } from '../../src/vendors/domain/api-key';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ensureBuilt } from '../support/server-process';
+import { ISO_DATETIME } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -46,7 +49,7 @@ describe('admin CLI', () => {
     let stderr = '';
     const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
     let json: Record<string, unknown> = {};
-    if (code === 0 && !argv.includes('--help') && argv[0] !== 'help') {
+    if (code === 0 && !argv.includes('--help') && argv[0] !== 'help' && !argv[0]?.startsWith('-')) {
       // exactly one JSON object on one line
       expect(stdout.endsWith('\n')).toBe(true);
       expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -96,6 +99,65 @@ describe('admin CLI', () => {
     expect(again.code).not.toBe(0);
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/not found/);
+  });
+
+  it('vendors:list prints every vendor, oldest first: id, name and createdAt', async () => {
+    const other = await cli('vendors:create', '--name', 'Globex');
+    const run = await cli('vendors:list');
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      data: [
+        { id: vendorId, name: 'Acme', createdAt: expect.stringMatching(ISO_DATETIME) },
+        { id: other.json.vendorId, name: 'Globex', createdAt: expect.stringMatching(ISO_DATETIME) },
+      ],
+    });
+  });
+
+  it("api-keys:list prints the vendor's keys newest first, revoked ones included, never a secret or hash", async () => {
+    const { json } = await cli('api-keys:create', '--vendor', String(vendorId));
+    const newest = json.apiKey as string;
+    const run = await cli('api-keys:list', '--vendor', String(vendorId));
+    expect(run.code).toBe(0);
+    const keys = run.json.data as Record<string, unknown>[];
+    // vendors:create's key, the key api-keys:create made and revoked above, and the newest
+    expect(keys).toHaveLength(3);
+    for (const key of keys) {
+      expect(Object.keys(key)).toEqual([
+        'id',
+        'name',
+        'prefix',
+        'scopes',
+        'createdAt',
+        'expiresAt',
+        'lastUsedAt',
+        'revokedAt',
+      ]);
+      expect(key).toMatchObject({ name: null, scopes: null, expiresAt: null, lastUsedAt: null });
+      expect(key.prefix).toMatch(/^prm_.{6}$/);
+      expect(key.createdAt).toMatch(ISO_DATETIME);
+    }
+    expect(keys[0]).toMatchObject({ prefix: newest.slice(0, 10), revokedAt: null });
+    expect(keys[2]).toMatchObject({ prefix: apiKey.slice(0, 10), revokedAt: null });
+    expect(keys[1]!.revokedAt).toMatch(ISO_DATETIME);
+    expect((keys.map((k) => k.id) as number[]).sort((a, b) => b - a)).toEqual(keys.map((k) => k.id));
+    for (const secret of [apiKey, newest]) {
+      expect(run.stdout).not.toContain(secret);
+      expect(run.stdout).not.toContain(ApiKeySecret.hash(secret));
+    }
+    const other = await cli('vendors:create', '--name', 'Initech');
+    const others = (await cli('api-keys:list', '--vendor', String(other.json.vendorId))).json.data;
+    expect(others).toEqual([
+      expect.objectContaining({ prefix: (other.json.apiKey as string).slice(0, 10), revokedAt: null }),
+    ]);
+  });
+
+  it('--version prints the version of package.json, exit 0', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    for (const flag of ['--version', '-V']) {
+      const run = await cli(flag);
+      expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 
   it('lead-options:create and lead-options:list', async () => {
@@ -186,6 +248,12 @@ describe('admin CLI', () => {
       () => ['lead-options:list', '--vendor', '-1'],
       /It must be a positive integer/,
     ],
+    [
+      'api-keys:list without --vendor',
+      () => ['api-keys:list'],
+      /required option '--vendor <vendorId>' not specified/,
+    ],
+    ['vendors:list with an option', () => ['vendors:list', '--name', 'x'], /unknown option '--name'/],
     ['db:migrate with an option', () => ['db:migrate', '--dry-run'], /unknown option '--dry-run'/],
     ['an unknown command', () => ['no-such-command'], /unknown command 'no-such-command'/],
     ['no command at all', () => [], /Usage: node dist\/cli.js/],
@@ -234,6 +302,11 @@ describe('admin CLI', () => {
       () => ['lead-options:list', '--vendor', '999999'],
       /vendor not found/,
     ],
+    [
+      'api-keys:list for an unknown vendor',
+      () => ['api-keys:list', '--vendor', '999999'],
+      /vendor not found/,
+    ],
   ])(
     'refusal, %s: a clear message on stderr, exit 1, nothing on stdout, nothing written',
     async (_name, argv, message) => {
@@ -251,8 +324,10 @@ describe('admin CLI', () => {
     expect(run.code).toBe(0);
     for (const name of [
       'vendors:create',
+      'vendors:list',
       'api-keys:create',
       'api-keys:revoke',
+      'api-keys:list',
       'lead-options:create',
       'lead-options:list',
       'db:migrate',
@@ -378,6 +453,13 @@ describe('node dist/cli.js', () => {
     expect(run.stderr).toBe('');
     for (const command of commands) expect(run.stdout).toContain(command.name);
     expect(run.stdout).toContain('Exit codes: 0 done, 1 refused');
+  });
+
+  it('--version: the version of package.json on stdout, exit 0', () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(node('--version')).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
   });
 
   it('a usage error: stderr, exit 2, nothing on stdout', () => {

@@ -2,7 +2,9 @@ import { CliCommand, cliCommand, positiveInteger, text } from '../../shared/cli/
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateLeadOptionUseCase } from '../application/create-lead-option.use-case';
 import { CreateVendorUseCase } from '../application/create-vendor.use-case';
+import { ListApiKeysUseCase } from '../application/list-api-keys.use-case';
 import { ListLeadOptionsUseCase } from '../application/list-lead-options.use-case';
+import { ListVendorsUseCase } from '../application/list-vendors.use-case';
 import { RevokeApiKeyUseCase } from '../application/revoke-api-key.use-case';
 
 const vendor = { value: '<vendorId>', description: 'the id of the vendor', parse: positiveInteger };
@@ -16,6 +18,12 @@ export const vendorCommands: CliCommand[] = [
     run: (app, o) => app.get(CreateVendorUseCase).execute(o.name),
   }),
   cliCommand({
+    name: 'vendors:list',
+    summary: 'list every vendor, oldest first',
+    options: {},
+    run: (app) => app.get(ListVendorsUseCase).execute(),
+  }),
+  cliCommand({
     name: 'api-keys:create',
     summary: 'create another active API key for a vendor',
     options: { vendor },
@@ -26,6 +34,12 @@ export const vendorCommands: CliCommand[] = [
     summary: 'revoke an API key; it is refused from the next request on',
     options: { key: { value: '<key>', description: 'the API key to revoke', parse: text } },
     run: (app, o) => app.get(RevokeApiKeyUseCase).execute(o.key),
+  }),
+  cliCommand({
+    name: 'api-keys:list',
+    summary: "list a vendor's API keys, revoked ones included, newest first; never a secret",
+    options: { vendor },
+    run: (app, o) => app.get(ListApiKeysUseCase).execute(o.vendor),
   }),
   cliCommand({
     name: 'lead-options:create',
