@@ -2,11 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliModule } from './cli.module';
-import { ConfigError } from './config/app-config';
+import { AppConfig, ConfigError, databaseName } from './config/app-config';
 import { serviceVersion } from './config/project-root';
 import { leadCommands } from './leads';
 import { CliCommand, CliOption, CliUsageError } from './shared/cli/cli-command';
-import { DomainError } from './shared/domain/domain-error';
+import { DomainError, NotFoundError } from './shared/domain/domain-error';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
 import { AppLogger } from './shared/logging.module';
 import { vendorCommands } from './vendors';
@@ -91,6 +91,14 @@ async function execute(command: CliCommand, options: Record<string, unknown>): P
   app.useLogger(app.get(AppLogger));
   try {
     return await command.run(app, options);
+  } catch (error) {
+    // "vendor not found" most often means another database than the operator thought: name it
+    if (error instanceof NotFoundError) {
+      throw new Error(`${describe(error)} in ${databaseName(app.get(AppConfig).database)}`, {
+        cause: error,
+      });
+    }
+    throw error;
   } finally {
     await app.close();
   }

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import {
   ConfigError,
   EnvironmentVariables,
@@ -5,6 +6,7 @@ import {
   databaseUrlProblem,
   validateEnvironment,
 } from './environment';
+import { PROJECT_ROOT } from './project-root';
 
 export { ConfigError, LogLevel };
 
@@ -13,7 +15,8 @@ export { ConfigError, LogLevel };
  * (environment.ts) arranged the way the code reads them. Everything else receives an AppConfig.
  */
 export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
+  // path: absolute (a relative one is resolved against PROJECT_ROOT), or ':memory:'
+  | { kind: 'sqlite'; path: string }
   | {
       kind: 'mysql';
       url: string;
@@ -126,7 +129,15 @@ export class AppConfig {
 export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
   const problem = databaseUrlProblem(raw);
   if (problem !== undefined) throw new ConfigError([{ variable, problem, value: raw }]);
-  if (raw.startsWith('sqlite:')) return { kind: 'sqlite', path: raw.slice('sqlite:'.length) };
+  if (raw.startsWith('sqlite:')) {
+    // Relative to the service's folder, not the working directory: the server and the CLI started
+    // from anywhere use the same file (docs/configuration.md, DATABASE_URL).
+    const path = raw.slice('sqlite:'.length);
+    return {
+      kind: 'sqlite',
+      path: path === ':memory:' || isAbsolute(path) ? path : resolve(PROJECT_ROOT, path),
+    };
+  }
   const parsed = new URL(raw);
   return {
     kind: 'mysql',
@@ -137,4 +148,14 @@ export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): Databa
     password: decodeURIComponent(parsed.password),
     database: decodeURIComponent(parsed.pathname.replace(/^\//, '')),
   };
+}
+
+/**
+ * Which database this is, for a message an operator reads ("vendor not found in ..."): the SQLite
+ * file's absolute path, or the MySQL URL without its password.
+ */
+export function databaseName(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return database.path === ':memory:' ? 'sqlite::memory:' : database.path;
+  // host as URL.hostname gives it: an IPv6 address keeps its brackets
+  return `mysql://${encodeURIComponent(database.user)}@${database.host}:${database.port}/${encodeURIComponent(database.database)}`;
 }

@@ -1,8 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { commands, runCli } from '../../src/cli';
+import { databaseName, parseDatabaseUrl } from '../../src/config/app-config';
 import { migrations } from '../../src/database';
 import { ApiKeySecret } from '../../src/vendors/domain/api-key';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
@@ -279,7 +281,7 @@ describe('admin CLI', () => {
     [
       'api-keys:create for an unknown vendor',
       () => ['api-keys:create', '--vendor', '999999'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
     ['api-keys:revoke of an unknown key', () => ['api-keys:revoke', '--key', 'prm_nothing'], /not found/],
     [
@@ -295,17 +297,17 @@ describe('admin CLI', () => {
     [
       'lead-options:create for an unknown vendor',
       () => ['lead-options:create', '--vendor', '999999', '--kind', 'source', '--label', 'x'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
     [
       'lead-options:list for an unknown vendor',
       () => ['lead-options:list', '--vendor', '999999'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
     [
       'api-keys:list for an unknown vendor',
       () => ['api-keys:list', '--vendor', '999999'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
   ])(
     'refusal, %s: a clear message on stderr, exit 1, nothing on stdout, nothing written',
@@ -478,7 +480,48 @@ describe('node dist/cli.js', () => {
     const again = node('api-keys:revoke', '--key', apiKey);
     expect(again.status).toBe(1);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toBe('error: active API key not found\n');
+    // a refusal of something not found names the database it looked in, never a password
+    expect(again.stderr).toBe(
+      `error: active API key not found in ${databaseName(parseDatabaseUrl(scratch.url))}\n`,
+    );
+    const vendorMissing = node('api-keys:list', '--vendor', '999999');
+    expect(vendorMissing.status).toBe(1);
+    expect(vendorMissing.stderr).toBe(
+      `error: vendor not found in ${databaseName(parseDatabaseUrl(scratch.url))}\n`,
+    );
+  });
+
+  it('resolves a relative SQLite path against its own folder, whatever the working directory', () => {
+    const data = mkdtempSync(join(tmpdir(), 'prm-data-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'prm-cwd-'));
+    try {
+      const file = join(data, 'app.sqlite');
+      // deeper than the project folder, so the same relative path from here points somewhere else
+      const cwd = join(elsewhere, 'a', 'b', 'c', 'd');
+      mkdirSync(cwd, { recursive: true });
+      const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${relative(ROOT, file)}` };
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+          cwd,
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+      expect(run('vendors:create', '--name', 'Acme')).toMatchObject({ status: 0, stderr: '' });
+      expect(existsSync(file)).toBe(true);
+      expect(readdirSync(cwd)).toEqual([]);
+      const listed = run('vendors:list');
+      expect(JSON.parse(listed.stdout)).toEqual({ data: [expect.objectContaining({ name: 'Acme' })] });
+      const missing = run('lead-options:list', '--vendor', '999999');
+      expect(missing).toMatchObject({
+        status: 1,
+        stdout: '',
+        stderr: `error: vendor not found in ${file}\n`,
+      });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('several commands started at once on a fresh database migrate it once, each succeeding', async () => {
