@@ -256,6 +256,23 @@ describe('admin CLI', () => {
       /required option '--vendor <vendorId>' not specified/,
     ],
     ['vendors:list with an option', () => ['vendors:list', '--name', 'x'], /unknown option '--name'/],
+    [
+      'lead-options:create with a kind other than source or status',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'colour', '--label', 'x'],
+      /option '--kind <source\|status>' argument 'colour' is invalid. It must be source or status/,
+    ],
+    // values the command's own rules refuse are wrong on the command line too (docs/configuration.md)
+    [
+      'vendors:create with a blank name',
+      () => ['vendors:create', '--name', '   '],
+      /--name must not be blank/,
+    ],
+    ['vendors:create with a name too long', () => ['vendors:create', '--name', 'x'.repeat(256)], /--name/],
+    [
+      'lead-options:create with a blank label',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'source', '--label', ' '],
+      /--label must not be blank/,
+    ],
     ['db:migrate with an option', () => ['db:migrate', '--dry-run'], /unknown option '--dry-run'/],
     ['an unknown command', () => ['no-such-command'], /unknown command 'no-such-command'/],
     ['no command at all', () => [], /Usage: node dist\/cli.js/],
@@ -273,27 +290,11 @@ describe('admin CLI', () => {
 
   it.each<[string, () => string[], RegExp]>([
     [
-      'vendors:create with a blank name',
-      () => ['vendors:create', '--name', '   '],
-      /--name must not be blank/,
-    ],
-    ['vendors:create with a name too long', () => ['vendors:create', '--name', 'x'.repeat(256)], /--name/],
-    [
       'api-keys:create for an unknown vendor',
       () => ['api-keys:create', '--vendor', '999999'],
       /vendor not found in \S/,
     ],
     ['api-keys:revoke of an unknown key', () => ['api-keys:revoke', '--key', 'prm_nothing'], /not found/],
-    [
-      'lead-options:create with a kind other than source or status',
-      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'colour', '--label', 'x'],
-      /--kind must be source or status/,
-    ],
-    [
-      'lead-options:create with a blank label',
-      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'source', '--label', ' '],
-      /--label must not be blank/,
-    ],
     [
       'lead-options:create for an unknown vendor',
       () => ['lead-options:create', '--vendor', '999999', '--kind', 'source', '--label', 'x'],
@@ -388,6 +389,9 @@ describe('admin CLI on a new database', () => {
     expect(
       await runCli(['leads:import', '--vendor', '1', '--partner', '1', '--file', 'leads.txt'], quiet),
     ).toBe(2);
+    expect(
+      await runCli(['lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'x'], quiet),
+    ).toBe(2);
     expect(await runCli(['vendors:create', '--help'], quiet)).toBe(0);
     expect(await tables()).toBe(false);
   });
@@ -469,6 +473,9 @@ describe('node dist/cli.js', () => {
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error: option '--vendor <vendorId>' argument 'abc' is invalid/);
+    const kind = node('lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'Red');
+    expect(kind).toMatchObject({ status: 2, stdout: '' });
+    expect(kind.stderr).toMatch(/^error: option '--kind <source\|status>' argument 'colour' is invalid/);
   });
 
   it('success: one JSON object on stdout, exit 0; a refusal: stderr, exit 1, nothing on stdout', () => {

@@ -1,4 +1,4 @@
-import { CliCommand, cliCommand, positiveInteger, text } from '../../shared/cli/cli-command';
+import { CliCommand, CliUsageError, cliCommand, positiveInteger, text } from '../../shared/cli/cli-command';
 import { CreateApiKeyUseCase } from '../application/create-api-key.use-case';
 import { CreateLeadOptionUseCase } from '../application/create-lead-option.use-case';
 import { CreateVendorUseCase } from '../application/create-vendor.use-case';
@@ -6,8 +6,17 @@ import { ListApiKeysUseCase } from '../application/list-api-keys.use-case';
 import { ListLeadOptionsUseCase } from '../application/list-lead-options.use-case';
 import { ListVendorsUseCase } from '../application/list-vendors.use-case';
 import { RevokeApiKeyUseCase } from '../application/revoke-api-key.use-case';
+import { LEAD_OPTION_KINDS, LeadOptionKind } from '../domain/lead-option';
 
 const vendor = { value: '<vendorId>', description: 'the id of the vendor', parse: positiveInteger };
+
+/** A kind the command line itself shows wrong is a usage error (exit 2), checked before anything runs. */
+function leadOptionKind(raw: string): LeadOptionKind {
+  if (!LEAD_OPTION_KINDS.includes(raw as LeadOptionKind)) {
+    throw new CliUsageError(`It must be ${LEAD_OPTION_KINDS.join(' or ')}.`);
+  }
+  return raw as LeadOptionKind;
+}
 
 /** docs/configuration.md "Administration CLI": the vendor, API key and lead option commands. */
 export const vendorCommands: CliCommand[] = [
@@ -46,7 +55,7 @@ export const vendorCommands: CliCommand[] = [
     summary: 'create a lead source or lead status value for a vendor',
     options: {
       vendor,
-      kind: { value: '<source|status>', description: 'source or status', parse: text },
+      kind: { value: '<source|status>', description: 'source or status', parse: leadOptionKind },
       label: { value: '<label>', description: 'the label, 1 to 255 characters', parse: text },
     },
     run: (app, o) => app.get(CreateLeadOptionUseCase).execute(o.vendor, o.kind, o.label),
