@@ -85,3 +85,16 @@ describe('logs without personal data', () => {
     expect(text()).not.toMatch(/carla@example\.com|secret/);
   });
 });
+
+describe("Nest's start-up lines", () => {
+  it('drops "Nest application successfully started": Nest writes it before the port is bound', () => {
+    const { logger, text } = capture();
+    logger.log('Nest application successfully started', 'NestApplication');
+    expect(text()).toBe('');
+    logger.log('public API listening on http://127.0.0.1:3000', 'Server');
+    expect(JSON.parse(text())).toMatchObject({
+      context: 'Server',
+      msg: expect.stringContaining('listening'),
+    });
+  });
+});

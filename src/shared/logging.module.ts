@@ -42,6 +42,13 @@ export function safeError(error: unknown): Record<string, unknown> {
 }
 
 /**
+ * What Nest's NestApplication logs at the end of `init()`, which `listen()` runs *before* it binds
+ * the port: on a port already taken it would read as a success just before the failure. The server
+ * says it is up itself, once it listens (src/main.ts, "public API listening on ...").
+ */
+const NEST_READY = 'Nest application successfully started';
+
+/**
  * Structured JSON logs (pino) for Nest's Logger and for the request log (request-log.ts): stdout
  * for the server, stderr for the CLI (whose stdout carries its JSON answer). Secrets are redacted
  * by key wherever they appear in a logged object.
@@ -77,6 +84,7 @@ export class AppLogger implements LoggerService {
   private write(level: pino.Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? rest.pop() : undefined;
+    if (context === 'NestApplication' && message === NEST_READY) return;
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) {
       this.pino[level]({ ...fields, err: message }, redactMessage(message.message));
