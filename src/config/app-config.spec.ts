@@ -246,6 +246,15 @@ describe('each environment variable', () => {
       'must be one of fatal, error, warn, info, debug, trace, silent',
     ],
     [
+      'LOG_FORMAT',
+      (c) => c.logFormat,
+      undefined, // pretty on a terminal, else JSON (logging.module.ts)
+      'pretty',
+      'pretty',
+      'yaml',
+      'must be pretty or json',
+    ],
+    [
       'HTTP_HEADERS_TIMEOUT_MS',
       (c) => c.http.headersTimeoutMs,
       15_000,

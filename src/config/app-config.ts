@@ -2,13 +2,14 @@ import { isAbsolute, resolve } from 'node:path';
 import {
   ConfigError,
   EnvironmentVariables,
+  LogFormat,
   LogLevel,
   databaseUrlProblem,
   validateEnvironment,
 } from './environment';
 import { PROJECT_ROOT } from './project-root';
 
-export { ConfigError, LogLevel };
+export { ConfigError, LogFormat, LogLevel };
 
 /**
  * Typed configuration (docs/configuration.md "Environment"): the validated environment variables
@@ -77,6 +78,8 @@ export class AppConfig {
   /** without a trailing slash */
   readonly portalUrl: string;
   readonly logLevel: LogLevel;
+  /** undefined: pretty when the log's stream is a terminal, JSON otherwise (logging.module.ts) */
+  readonly logFormat: LogFormat | undefined;
   readonly http: HttpLimits;
   /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
   readonly databaseTimeoutMs: number;
@@ -97,6 +100,7 @@ export class AppConfig {
     this.mailFrom = env.MAIL_FROM;
     this.portalUrl = env.PORTAL_URL.replace(/\/+$/, '');
     this.logLevel = env.LOG_LEVEL;
+    this.logFormat = env.LOG_FORMAT;
     this.http = {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
