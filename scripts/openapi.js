@@ -11,8 +11,12 @@ const root = join(__dirname, '..');
 const args = parseArguments(process.argv.slice(2), join(root, 'docs', 'openapi.json'));
 
 // The document depends on the code only: an in-memory database with its schema (the app's modules
-// expect one), no logs, no management port. Set before dist/ reads the configuration.
+// expect one), no logs, no management port, and the default HOST and PORT, so its `servers` entry
+// is http://localhost:3000 whatever the environment or .env says. Set before dist/ reads the
+// configuration.
 Object.assign(process.env, {
+  HOST: '0.0.0.0',
+  PORT: '3000',
   DATABASE_URL: 'sqlite::memory:',
   MIGRATIONS_RUN: 'true',
   LOG_LEVEL: 'silent',

@@ -2,10 +2,11 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { CliModule } from './cli.module';
-import { ConfigError } from './config/app-config';
+import { AppConfig, ConfigError, databaseName } from './config/app-config';
+import { serviceVersion } from './config/project-root';
 import { leadCommands } from './leads';
 import { CliCommand, CliOption, CliUsageError } from './shared/cli/cli-command';
-import { DomainError } from './shared/domain/domain-error';
+import { DomainError, NotFoundError, ValidationError } from './shared/domain/domain-error';
 import { databaseCommands } from './shared/infrastructure/database/database.commands';
 import { AppLogger } from './shared/logging.module';
 import { vendorCommands } from './vendors';
@@ -18,7 +19,10 @@ export interface CliOutput {
   stderr(text: string): void;
 }
 
-/** Exit codes (docs/configuration.md "Administration CLI"). */
+/**
+ * Exit codes (docs/configuration.md "Administration CLI"): 2 when the command line is wrong (its
+ * grammar, an option value, the configuration), 1 when a well-formed command could not be done.
+ */
 const OK = 0;
 const REFUSED = 1;
 const USAGE = 2;
@@ -47,6 +51,7 @@ function program(out: CliOutput): Command {
     .description(
       'Administration of the partner relationship service. A command that succeeds prints one JSON object on stdout.',
     )
+    .version(serviceVersion(), '-V, --version', 'print the version of the service and exit')
     .exitOverride()
     .configureOutput({ writeOut: (s) => out.stdout(s), writeErr: (s) => out.stderr(s) })
     .showHelpAfterError('(node dist/cli.js --help lists the commands; <command> --help shows one)')
@@ -57,7 +62,8 @@ function program(out: CliOutput): Command {
     .addHelpText(
       'after',
       '\nConfiguration comes from the environment (DATABASE_URL, MIGRATIONS_RUN, LOG_LEVEL, ...), as for the server.' +
-        '\nExit codes: 0 done, 1 refused (nothing changed), 2 usage or configuration error (nothing done).',
+        '\nExit codes: 0 done, 1 refused (nothing changed), 2 usage error: a wrong command, option, option value' +
+        ' or configuration (nothing changed).',
     );
   for (const command of commands) {
     const sub = program.command(command.name).description(command.summary).usage(usageOf(command));
@@ -89,6 +95,14 @@ async function execute(command: CliCommand, options: Record<string, unknown>): P
   app.useLogger(app.get(AppLogger));
   try {
     return await command.run(app, options);
+  } catch (error) {
+    // "vendor not found" most often means another database than the operator thought: name it
+    if (error instanceof NotFoundError) {
+      throw new Error(`${describe(error)} in ${databaseName(app.get(AppConfig).database)}`, {
+        cause: error,
+      });
+    }
+    throw error;
   } finally {
     await app.close();
   }
@@ -103,7 +117,9 @@ export async function runCli(argv: string[], out: CliOutput): Promise<number> {
     // commander has written its message (or the help) already
     if (error instanceof CommanderError) return error.exitCode === 0 ? OK : USAGE;
     out.stderr(`error: ${describe(error)}\n`);
-    return error instanceof ConfigError ? USAGE : REFUSED;
+    // An option value the command's rules refuse (a blank name) is wrong on the command line, like
+    // one its grammar refuses: a usage error too. Nothing was written: the rule is checked first.
+    return error instanceof ConfigError || error instanceof ValidationError ? USAGE : REFUSED;
   }
 }
 

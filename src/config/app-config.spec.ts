@@ -1,5 +1,11 @@
-import { AppConfig, ConfigError } from './app-config';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppConfig, ConfigError, databaseName } from './app-config';
 import { EnvironmentVariables } from './environment';
+import { PROJECT_ROOT } from './project-root';
+
+/** The default SQLite file: data/app.sqlite in the service's folder, wherever the process started. */
+const DEFAULT_SQLITE = join(PROJECT_ROOT, 'data', 'app.sqlite');
 
 /** A configuration from named variables, as the process would see them (a test's helper). */
 const parseConfig = (env: Record<string, string>): AppConfig => AppConfig.fromEnv(env);
@@ -11,7 +17,7 @@ describe('AppConfig.fromEnv (docs/configuration.md Environment)', () => {
       port: 3000,
       host: '0.0.0.0',
       managementPort: 9464,
-      database: { kind: 'sqlite', path: 'data/app.sqlite' },
+      database: { kind: 'sqlite', path: DEFAULT_SQLITE },
       migrationsRun: true,
       smtpUrl: undefined,
       mailFrom: 'no-reply@localhost',
@@ -19,6 +25,40 @@ describe('AppConfig.fromEnv (docs/configuration.md Environment)', () => {
       logLevel: 'info',
       http: { headersTimeoutMs: 15_000, requestTimeoutMs: 30_000, maxConnections: undefined },
     });
+  });
+
+  it('resolves a relative SQLite path against the folder of package.json, not the working directory', () => {
+    expect(JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).name).toBe(
+      'partner-relationship-service',
+    );
+    const cwd = process.cwd();
+    try {
+      process.chdir(join(PROJECT_ROOT, 'src'));
+      expect(parseConfig({ DATABASE_URL: 'sqlite:var/prm.sqlite' }).database).toEqual({
+        kind: 'sqlite',
+        path: join(PROJECT_ROOT, 'var', 'prm.sqlite'),
+      });
+      expect(parseConfig({}).database).toEqual({ kind: 'sqlite', path: DEFAULT_SQLITE });
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(parseConfig({ DATABASE_URL: 'sqlite:/srv/prm/app.sqlite' }).database).toEqual({
+      kind: 'sqlite',
+      path: '/srv/prm/app.sqlite',
+    });
+    expect(parseConfig({ DATABASE_URL: 'sqlite::memory:' }).database).toEqual({
+      kind: 'sqlite',
+      path: ':memory:',
+    });
+    expect(existsSync(join(PROJECT_ROOT, 'var'))).toBe(false); // parsing creates nothing
+  });
+
+  it('names a database for an operator: the SQLite file, or the MySQL URL without its password', () => {
+    expect(databaseName(parseConfig({}).database)).toBe(DEFAULT_SQLITE);
+    expect(databaseName(parseConfig({ DATABASE_URL: 'sqlite::memory:' }).database)).toBe('sqlite::memory:');
+    const mysql = parseConfig({ DATABASE_URL: 'mysql://app:s%40cret@db.example/prm' }).database;
+    expect(databaseName(mysql)).toBe('mysql://app@db.example:3306/prm');
+    expect(databaseName(mysql)).not.toContain('cret');
   });
 
   it('parses a mysql URL into its parts', () => {
@@ -162,7 +202,7 @@ describe('each environment variable', () => {
     [
       'DATABASE_URL',
       (c) => c.database,
-      { kind: 'sqlite', path: 'data/app.sqlite' },
+      { kind: 'sqlite', path: DEFAULT_SQLITE },
       'sqlite::memory:',
       { kind: 'sqlite', path: ':memory:' },
       'mysql://db.example:3306/',
@@ -204,6 +244,15 @@ describe('each environment variable', () => {
       'trace',
       'INFO',
       'must be one of fatal, error, warn, info, debug, trace, silent',
+    ],
+    [
+      'LOG_FORMAT',
+      (c) => c.logFormat,
+      undefined, // pretty on a terminal, else JSON (logging.module.ts)
+      'pretty',
+      'pretty',
+      'yaml',
+      'must be pretty or json',
     ],
     [
       'HTTP_HEADERS_TIMEOUT_MS',

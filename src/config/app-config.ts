@@ -1,19 +1,23 @@
+import { isAbsolute, resolve } from 'node:path';
 import {
   ConfigError,
   EnvironmentVariables,
+  LogFormat,
   LogLevel,
   databaseUrlProblem,
   validateEnvironment,
 } from './environment';
+import { PROJECT_ROOT } from './project-root';
 
-export { ConfigError, LogLevel };
+export { ConfigError, LogFormat, LogLevel };
 
 /**
  * Typed configuration (docs/configuration.md "Environment"): the validated environment variables
  * (environment.ts) arranged the way the code reads them. Everything else receives an AppConfig.
  */
 export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string } // path ':memory:' for an in-memory database
+  // path: absolute (a relative one is resolved against PROJECT_ROOT), or ':memory:'
+  | { kind: 'sqlite'; path: string }
   | {
       kind: 'mysql';
       url: string;
@@ -74,6 +78,8 @@ export class AppConfig {
   /** without a trailing slash */
   readonly portalUrl: string;
   readonly logLevel: LogLevel;
+  /** undefined: pretty when the log's stream is a terminal, JSON otherwise (logging.module.ts) */
+  readonly logFormat: LogFormat | undefined;
   readonly http: HttpLimits;
   /** The bound on any wait for the database: a connection, a lock, a statement (docs/operations.md). */
   readonly databaseTimeoutMs: number;
@@ -94,6 +100,7 @@ export class AppConfig {
     this.mailFrom = env.MAIL_FROM;
     this.portalUrl = env.PORTAL_URL.replace(/\/+$/, '');
     this.logLevel = env.LOG_LEVEL;
+    this.logFormat = env.LOG_FORMAT;
     this.http = {
       headersTimeoutMs: env.HTTP_HEADERS_TIMEOUT_MS,
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
@@ -126,7 +133,15 @@ export class AppConfig {
 export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): DatabaseConfig {
   const problem = databaseUrlProblem(raw);
   if (problem !== undefined) throw new ConfigError([{ variable, problem, value: raw }]);
-  if (raw.startsWith('sqlite:')) return { kind: 'sqlite', path: raw.slice('sqlite:'.length) };
+  if (raw.startsWith('sqlite:')) {
+    // Relative to the service's folder, not the working directory: the server and the CLI started
+    // from anywhere use the same file (docs/configuration.md, DATABASE_URL).
+    const path = raw.slice('sqlite:'.length);
+    return {
+      kind: 'sqlite',
+      path: path === ':memory:' || isAbsolute(path) ? path : resolve(PROJECT_ROOT, path),
+    };
+  }
   const parsed = new URL(raw);
   return {
     kind: 'mysql',
@@ -137,4 +152,14 @@ export function parseDatabaseUrl(raw: string, variable = 'DATABASE_URL'): Databa
     password: decodeURIComponent(parsed.password),
     database: decodeURIComponent(parsed.pathname.replace(/^\//, '')),
   };
+}
+
+/**
+ * Which database this is, for a message an operator reads ("vendor not found in ..."): the SQLite
+ * file's absolute path, or the MySQL URL without its password.
+ */
+export function databaseName(database: DatabaseConfig): string {
+  if (database.kind === 'sqlite') return database.path === ':memory:' ? 'sqlite::memory:' : database.path;
+  // host as URL.hostname gives it: an IPv6 address keeps its brackets
+  return `mysql://${encodeURIComponent(database.user)}@${database.host}:${database.port}/${encodeURIComponent(database.database)}`;
 }

@@ -22,6 +22,9 @@ import {
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** JSON lines for machines, or one readable line per message for a person (docs/configuration.md). */
+export type LogFormat = 'pretty' | 'json';
+export const LOG_FORMATS: readonly LogFormat[] = ['pretty', 'json'];
 
 /** Problems with the values, one per variable; the message is one line naming each variable. */
 export class ConfigError extends Error {
@@ -212,6 +215,11 @@ export class EnvironmentVariables {
 
   @IsIn(LOG_LEVELS, { message: `must be one of ${LOG_LEVELS.join(', ')}` })
   LOG_LEVEL: LogLevel = 'info';
+
+  /** unset: pretty when the log goes to a terminal, JSON otherwise */
+  @IsOptional()
+  @IsIn(LOG_FORMATS, { message: `must be ${LOG_FORMATS.join(' or ')}` })
+  LOG_FORMAT: LogFormat | undefined = undefined;
 
   @WholeNumber(100, 600_000)
   HTTP_HEADERS_TIMEOUT_MS: number = 15_000;

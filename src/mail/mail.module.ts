@@ -8,6 +8,7 @@ import { Outbox } from './application/outbox';
 import { OutboxStore } from './application/outbox-store';
 import { OutboxOrmEntity } from './infrastructure/outbox.orm-entity';
 import { LogMailSender } from './infrastructure/log-mail-sender';
+import { MailMetrics } from './infrastructure/mail-metrics';
 import { SmtpMailSender } from './infrastructure/smtp-mail-sender';
 import { TypeOrmOutbox } from './infrastructure/typeorm-outbox';
 import { TypeOrmOutboxStore } from './infrastructure/typeorm-outbox-store';
@@ -29,6 +30,7 @@ import { TypeOrmOutboxStore } from './infrastructure/typeorm-outbox-store';
         config.smtpUrl ? new SmtpMailSender(config.smtpUrl) : new LogMailSender(),
     },
     MailDispatcher,
+    MailMetrics,
   ],
   exports: [Outbox, MailDispatcher],
 })

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { QueryFailedError } from 'typeorm';
-import { AppLogger, createPino, redactMessage, safeError } from './logging.module';
+import { AppLogger, createPino, logFormatFor, redactMessage, safeError } from './logging.module';
 
-function capture(): { logger: AppLogger; text: () => string } {
+function capture(level = 'trace', format?: 'pretty' | 'json'): { logger: AppLogger; text: () => string } {
   let text = '';
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -10,7 +10,7 @@ function capture(): { logger: AppLogger; text: () => string } {
       done();
     },
   });
-  return { logger: new AppLogger(createPino('trace', stream)), text: () => text };
+  return { logger: new AppLogger(createPino(level, stream, format)), text: () => text };
 }
 
 describe('logs without personal data', () => {
@@ -83,5 +83,67 @@ describe('logs without personal data', () => {
     logger.error('failed for carla@example.com', 'Error: x\n    at y (carla@example.com)', 'Ctx');
     logger.warn("value 'secret' refused");
     expect(text()).not.toMatch(/carla@example\.com|secret/);
+  });
+});
+
+describe("Nest's start-up lines", () => {
+  it('drops "Nest application successfully started": Nest writes it before the port is bound', () => {
+    const { logger, text } = capture();
+    logger.log('Nest application successfully started', 'NestApplication');
+    expect(text()).toBe('');
+    logger.log('public API listening on http://127.0.0.1:3000', 'Server');
+    expect(JSON.parse(text())).toMatchObject({
+      context: 'Server',
+      msg: expect.stringContaining('listening'),
+    });
+  });
+});
+
+describe("Nest's route dump", () => {
+  it('is logged at debug, not info: LOG_LEVEL=debug shows it, the default does not', () => {
+    const info = capture('info');
+    info.logger.log('PartnersController {/api/v1/vendors/partners}:', 'RoutesResolver');
+    info.logger.log('Mapped {/api/v1/vendors/partners, POST} route', 'RouterExplorer');
+    expect(info.text()).toBe('');
+    const debug = capture('debug');
+    debug.logger.log('Mapped {/api/v1/vendors/partners, POST} route', 'RouterExplorer');
+    expect(JSON.parse(debug.text())).toMatchObject({ level: 20, context: 'RouterExplorer' });
+  });
+});
+
+describe('LOG_FORMAT', () => {
+  it('is pretty on a terminal and JSON otherwise unless set', () => {
+    expect(logFormatFor(undefined, true)).toBe('pretty');
+    expect(logFormatFor(undefined, false)).toBe('json');
+    expect(logFormatFor('json', true)).toBe('json');
+    expect(logFormatFor('pretty', false)).toBe('pretty');
+  });
+
+  it('pretty: one line per request with method, path, status and time, no JSON', () => {
+    const { logger, text } = capture('info', 'pretty');
+    logger.pino.info(
+      {
+        reqId: 'req-1',
+        method: 'GET',
+        path: '/api/v1/vendors/partners',
+        route: '/api/v1/vendors/partners',
+        status: 200,
+        ms: 3.25,
+        vendorId: 7,
+      },
+      'request completed',
+    );
+    expect(text()).toMatch(
+      /^\[\d{2}:\d{2}:\d{2}\.\d{3}\] INFO: GET \/api\/v1\/vendors\/partners 200 3\.25 ms \(vendor 7\)\n$/,
+    );
+  });
+
+  it('pretty: one line per message with its context and other fields; keys still redacted', () => {
+    const { logger, text } = capture('info', 'pretty');
+    logger.log({ status: 'PENDING', apiKey: 'prm_secret' }, 'outbox row', 'Mail');
+    const lines = text().split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/INFO: \[Mail\] outbox row \{"status":"PENDING","apiKey":"\[Redacted\]"\}$/);
+    expect(text()).not.toContain('prm_secret');
   });
 });

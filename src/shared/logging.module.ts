@@ -1,6 +1,8 @@
+import { isatty } from 'node:tty';
 import { DynamicModule, Global, Injectable, LoggerService, Module } from '@nestjs/common';
 import pino from 'pino';
-import { AppConfig } from '../config/app-config';
+import pretty from 'pino-pretty';
+import { AppConfig, LogFormat } from '../config/app-config';
 
 type Destination = 'stdout' | 'stderr';
 
@@ -42,6 +44,19 @@ export function safeError(error: unknown): Record<string, unknown> {
 }
 
 /**
+ * What Nest's NestApplication logs at the end of `init()`, which `listen()` runs *before* it binds
+ * the port: on a port already taken it would read as a success just before the failure. The server
+ * says it is up itself, once it listens (src/main.ts, "public API listening on ...").
+ */
+const NEST_READY = 'Nest application successfully started';
+
+/**
+ * Nest's own start-up dump, one line per controller and route: at debug, not info, so that a start
+ * shows what the service says (docs/configuration.md, LOG_FORMAT); `LOG_LEVEL=debug` shows them.
+ */
+const NEST_CHATTER = new Set(['RoutesResolver', 'RouterExplorer', 'InstanceLoader']);
+
+/**
  * Structured JSON logs (pino) for Nest's Logger and for the request log (request-log.ts): stdout
  * for the server, stderr for the CLI (whose stdout carries its JSON answer). Secrets are redacted
  * by key wherever they appear in a logged object.
@@ -77,6 +92,11 @@ export class AppLogger implements LoggerService {
   private write(level: pino.Level, message: unknown, rest: unknown[]): void {
     if (!this.pino.isLevelEnabled(level)) return;
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? rest.pop() : undefined;
+    if (context === 'NestApplication' && message === NEST_READY) return;
+    if (level === 'info' && typeof context === 'string' && NEST_CHATTER.has(context)) {
+      if (!this.pino.isLevelEnabled('debug')) return;
+      level = 'debug';
+    }
     const fields: Record<string, unknown> = context === undefined ? {} : { context };
     if (message instanceof Error) {
       this.pino[level]({ ...fields, err: message }, redactMessage(message.message));
@@ -96,15 +116,65 @@ export class AppLogger implements LoggerService {
   }
 }
 
+/** The message of the request log's lines (request-log.ts): shown as one line in pretty logs. */
+const REQUEST_COMPLETED = 'request completed';
+/** The request log's fields, which the pretty line holds in its text instead. */
+const REQUEST_FIELDS = ['reqId', 'method', 'path', 'route', 'status', 'ms', 'vendorId'];
+
+/**
+ * LOG_FORMAT=pretty: pino-pretty, one line per message, `HH:MM:ss.l LEVEL: [Context] message
+ * {other fields}`, and per request `GET /api/v1/vendors/partners 200 3.1 ms (vendor 7)` (the path
+ * without its query string, as the JSON line has it). An error's stack follows on its own lines.
+ * Colours only on a terminal.
+ */
+function prettyStream(destination: number | pino.DestinationStream, colorize: boolean, sync: boolean) {
+  return pretty({
+    destination,
+    sync,
+    colorize,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context',
+    singleLine: true,
+    messageFormat: (log, messageKey) => {
+      if (log[messageKey] === REQUEST_COMPLETED) {
+        const { method, path, status, ms, vendorId } = log;
+        // pino-pretty prints the fields left in `log` after the message: on a request line, none.
+        // (`log` is pino-pretty's own copy of the line, parsed for this call.)
+        for (const field of REQUEST_FIELDS) delete log[field];
+        const vendor = vendorId === null || vendorId === undefined ? '' : ` (vendor ${vendorId})`;
+        return `${method} ${path} ${status} ${ms} ms${vendor}`;
+      }
+      return `${log.context ? `[${log.context}] ` : ''}${log[messageKey] ?? ''}`;
+    },
+  });
+}
+
+/** LOG_FORMAT, or when unset: pretty on a terminal (a person reads it), JSON otherwise. */
+export function logFormatFor(configured: LogFormat | undefined, isTerminal: boolean): LogFormat {
+  return configured ?? (isTerminal ? 'pretty' : 'json');
+}
+
 /**
  * The pino logger of the process. `destination` is stdout (server), stderr (CLI), or a stream
- * (tests that read the log).
+ * (tests that read the log); `format` is LOG_FORMAT (unset: pretty when the destination is a
+ * terminal). A stream gets JSON unless `format` says pretty.
  */
-export function createPino(level: string, destination: Destination | pino.DestinationStream): pino.Logger {
-  const stream =
-    typeof destination === 'string'
-      ? pino.destination({ fd: destination === 'stdout' ? 1 : 2, sync: destination === 'stderr' })
-      : destination;
+export function createPino(
+  level: string,
+  destination: Destination | pino.DestinationStream,
+  format?: LogFormat,
+): pino.Logger {
+  let stream: pino.DestinationStream;
+  if (typeof destination === 'string') {
+    const fd = destination === 'stdout' ? 1 : 2;
+    const sync = destination === 'stderr';
+    stream =
+      logFormatFor(format, isatty(fd)) === 'pretty'
+        ? prettyStream(fd, isatty(fd), sync)
+        : pino.destination({ fd, sync });
+  } else {
+    stream = format === 'pretty' ? prettyStream(destination, false, true) : destination;
+  }
   return pino(
     {
       level,
@@ -132,7 +202,8 @@ export function loggingModule(destination: Destination): DynamicModule {
       {
         provide: AppLogger,
         inject: [AppConfig],
-        useFactory: (config: AppConfig) => new AppLogger(createPino(config.logLevel, destination)),
+        useFactory: (config: AppConfig) =>
+          new AppLogger(createPino(config.logLevel, destination, config.logFormat)),
       },
     ],
     exports: [AppLogger],

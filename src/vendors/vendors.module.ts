@@ -10,7 +10,9 @@ import { CreateApiKeyUseCase } from './application/create-api-key.use-case';
 import { CreateLeadOptionUseCase } from './application/create-lead-option.use-case';
 import { CreateVendorUseCase } from './application/create-vendor.use-case';
 import { GetLeadOptionsUseCase } from './application/get-lead-options.use-case';
+import { ListApiKeysUseCase } from './application/list-api-keys.use-case';
 import { ListLeadOptionsUseCase } from './application/list-lead-options.use-case';
+import { ListVendorsUseCase } from './application/list-vendors.use-case';
 import { RecordApiKeyUseUseCase } from './application/record-api-key-use.use-case';
 import { RevokeApiKeyUseCase } from './application/revoke-api-key.use-case';
 import { LeadOptionsController } from './http/lead-options.controller';
@@ -35,8 +37,10 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },
     { provide: LeadOptionRepository, useClass: TypeOrmLeadOptionRepository },
     CreateVendorUseCase,
+    ListVendorsUseCase,
     CreateApiKeyUseCase,
     RevokeApiKeyUseCase,
+    ListApiKeysUseCase,
     AuthenticateApiKeyUseCase,
     RecordApiKeyUseUseCase,
     CreateLeadOptionUseCase,
@@ -59,8 +63,10 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
     LeadOptionRepository,
     VendorDirectory,
     CreateVendorUseCase,
+    ListVendorsUseCase,
     CreateApiKeyUseCase,
     RevokeApiKeyUseCase,
+    ListApiKeysUseCase,
     CreateLeadOptionUseCase,
     ListLeadOptionsUseCase,
   ],

@@ -1,10 +1,15 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { DataSource } from 'typeorm';
 import { commands, runCli } from '../../src/cli';
+import { databaseName, parseDatabaseUrl } from '../../src/config/app-config';
 import { migrations } from '../../src/database';
+import { ApiKeySecret } from '../../src/vendors/domain/api-key';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ensureBuilt } from '../support/server-process';
+import { ISO_DATETIME } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -46,7 +51,7 @@ describe('admin CLI', () => {
     let stderr = '';
     const code = await runCli(argv, { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s) });
     let json: Record<string, unknown> = {};
-    if (code === 0 && !argv.includes('--help') && argv[0] !== 'help') {
+    if (code === 0 && !argv.includes('--help') && argv[0] !== 'help' && !argv[0]?.startsWith('-')) {
       // exactly one JSON object on one line
       expect(stdout.endsWith('\n')).toBe(true);
       expect(stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -96,6 +101,65 @@ describe('admin CLI', () => {
     expect(again.code).not.toBe(0);
     expect(again.stdout).toBe('');
     expect(again.stderr).toMatch(/not found/);
+  });
+
+  it('vendors:list prints every vendor, oldest first: id, name and createdAt', async () => {
+    const other = await cli('vendors:create', '--name', 'Globex');
+    const run = await cli('vendors:list');
+    expect(run.code).toBe(0);
+    expect(run.json).toEqual({
+      data: [
+        { id: vendorId, name: 'Acme', createdAt: expect.stringMatching(ISO_DATETIME) },
+        { id: other.json.vendorId, name: 'Globex', createdAt: expect.stringMatching(ISO_DATETIME) },
+      ],
+    });
+  });
+
+  it("api-keys:list prints the vendor's keys newest first, revoked ones included, never a secret or hash", async () => {
+    const { json } = await cli('api-keys:create', '--vendor', String(vendorId));
+    const newest = json.apiKey as string;
+    const run = await cli('api-keys:list', '--vendor', String(vendorId));
+    expect(run.code).toBe(0);
+    const keys = run.json.data as Record<string, unknown>[];
+    // vendors:create's key, the key api-keys:create made and revoked above, and the newest
+    expect(keys).toHaveLength(3);
+    for (const key of keys) {
+      expect(Object.keys(key)).toEqual([
+        'id',
+        'name',
+        'prefix',
+        'scopes',
+        'createdAt',
+        'expiresAt',
+        'lastUsedAt',
+        'revokedAt',
+      ]);
+      expect(key).toMatchObject({ name: null, scopes: null, expiresAt: null, lastUsedAt: null });
+      expect(key.prefix).toMatch(/^prm_.{6}$/);
+      expect(key.createdAt).toMatch(ISO_DATETIME);
+    }
+    expect(keys[0]).toMatchObject({ prefix: newest.slice(0, 10), revokedAt: null });
+    expect(keys[2]).toMatchObject({ prefix: apiKey.slice(0, 10), revokedAt: null });
+    expect(keys[1]!.revokedAt).toMatch(ISO_DATETIME);
+    expect((keys.map((k) => k.id) as number[]).sort((a, b) => b - a)).toEqual(keys.map((k) => k.id));
+    for (const secret of [apiKey, newest]) {
+      expect(run.stdout).not.toContain(secret);
+      expect(run.stdout).not.toContain(ApiKeySecret.hash(secret));
+    }
+    const other = await cli('vendors:create', '--name', 'Initech');
+    const others = (await cli('api-keys:list', '--vendor', String(other.json.vendorId))).json.data;
+    expect(others).toEqual([
+      expect.objectContaining({ prefix: (other.json.apiKey as string).slice(0, 10), revokedAt: null }),
+    ]);
+  });
+
+  it('--version prints the version of package.json, exit 0', async () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    for (const flag of ['--version', '-V']) {
+      const run = await cli(flag);
+      expect(run).toMatchObject({ code: 0, stdout: `${version}\n`, stderr: '' });
+    }
   });
 
   it('lead-options:create and lead-options:list', async () => {
@@ -186,6 +250,29 @@ describe('admin CLI', () => {
       () => ['lead-options:list', '--vendor', '-1'],
       /It must be a positive integer/,
     ],
+    [
+      'api-keys:list without --vendor',
+      () => ['api-keys:list'],
+      /required option '--vendor <vendorId>' not specified/,
+    ],
+    ['vendors:list with an option', () => ['vendors:list', '--name', 'x'], /unknown option '--name'/],
+    [
+      'lead-options:create with a kind other than source or status',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'colour', '--label', 'x'],
+      /option '--kind <source\|status>' argument 'colour' is invalid. It must be source or status/,
+    ],
+    // values the command's own rules refuse are wrong on the command line too (docs/configuration.md)
+    [
+      'vendors:create with a blank name',
+      () => ['vendors:create', '--name', '   '],
+      /--name must not be blank/,
+    ],
+    ['vendors:create with a name too long', () => ['vendors:create', '--name', 'x'.repeat(256)], /--name/],
+    [
+      'lead-options:create with a blank label',
+      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'source', '--label', ' '],
+      /--label must not be blank/,
+    ],
     ['db:migrate with an option', () => ['db:migrate', '--dry-run'], /unknown option '--dry-run'/],
     ['an unknown command', () => ['no-such-command'], /unknown command 'no-such-command'/],
     ['no command at all', () => [], /Usage: node dist\/cli.js/],
@@ -203,36 +290,25 @@ describe('admin CLI', () => {
 
   it.each<[string, () => string[], RegExp]>([
     [
-      'vendors:create with a blank name',
-      () => ['vendors:create', '--name', '   '],
-      /--name must not be blank/,
-    ],
-    ['vendors:create with a name too long', () => ['vendors:create', '--name', 'x'.repeat(256)], /--name/],
-    [
       'api-keys:create for an unknown vendor',
       () => ['api-keys:create', '--vendor', '999999'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
     ['api-keys:revoke of an unknown key', () => ['api-keys:revoke', '--key', 'prm_nothing'], /not found/],
     [
-      'lead-options:create with a kind other than source or status',
-      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'colour', '--label', 'x'],
-      /--kind must be source or status/,
-    ],
-    [
-      'lead-options:create with a blank label',
-      () => ['lead-options:create', '--vendor', vendorArg(), '--kind', 'source', '--label', ' '],
-      /--label must not be blank/,
-    ],
-    [
       'lead-options:create for an unknown vendor',
       () => ['lead-options:create', '--vendor', '999999', '--kind', 'source', '--label', 'x'],
-      /vendor not found/,
+      /vendor not found in \S/,
     ],
     [
       'lead-options:list for an unknown vendor',
       () => ['lead-options:list', '--vendor', '999999'],
-      /vendor not found/,
+      /vendor not found in \S/,
+    ],
+    [
+      'api-keys:list for an unknown vendor',
+      () => ['api-keys:list', '--vendor', '999999'],
+      /vendor not found in \S/,
     ],
   ])(
     'refusal, %s: a clear message on stderr, exit 1, nothing on stdout, nothing written',
@@ -251,8 +327,10 @@ describe('admin CLI', () => {
     expect(run.code).toBe(0);
     for (const name of [
       'vendors:create',
+      'vendors:list',
       'api-keys:create',
       'api-keys:revoke',
+      'api-keys:list',
       'lead-options:create',
       'lead-options:list',
       'db:migrate',
@@ -310,6 +388,9 @@ describe('admin CLI on a new database', () => {
     expect(await runCli(['api-keys:create', '--vendor', 'abc'], quiet)).toBe(2);
     expect(
       await runCli(['leads:import', '--vendor', '1', '--partner', '1', '--file', 'leads.txt'], quiet),
+    ).toBe(2);
+    expect(
+      await runCli(['lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'x'], quiet),
     ).toBe(2);
     expect(await runCli(['vendors:create', '--help'], quiet)).toBe(0);
     expect(await tables()).toBe(false);
@@ -380,11 +461,21 @@ describe('node dist/cli.js', () => {
     expect(run.stdout).toContain('Exit codes: 0 done, 1 refused');
   });
 
+  it('--version: the version of package.json on stdout, exit 0', () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+      .version;
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(node('--version')).toMatchObject({ status: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
   it('a usage error: stderr, exit 2, nothing on stdout', () => {
     const run = node('api-keys:create', '--vendor', 'abc');
     expect(run.status).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/^error: option '--vendor <vendorId>' argument 'abc' is invalid/);
+    const kind = node('lead-options:create', '--vendor', '1', '--kind', 'colour', '--label', 'Red');
+    expect(kind).toMatchObject({ status: 2, stdout: '' });
+    expect(kind.stderr).toMatch(/^error: option '--kind <source\|status>' argument 'colour' is invalid/);
   });
 
   it('success: one JSON object on stdout, exit 0; a refusal: stderr, exit 1, nothing on stdout', () => {
@@ -396,7 +487,48 @@ describe('node dist/cli.js', () => {
     const again = node('api-keys:revoke', '--key', apiKey);
     expect(again.status).toBe(1);
     expect(again.stdout).toBe('');
-    expect(again.stderr).toBe('error: active API key not found\n');
+    // a refusal of something not found names the database it looked in, never a password
+    expect(again.stderr).toBe(
+      `error: active API key not found in ${databaseName(parseDatabaseUrl(scratch.url))}\n`,
+    );
+    const vendorMissing = node('api-keys:list', '--vendor', '999999');
+    expect(vendorMissing.status).toBe(1);
+    expect(vendorMissing.stderr).toBe(
+      `error: vendor not found in ${databaseName(parseDatabaseUrl(scratch.url))}\n`,
+    );
+  });
+
+  it('resolves a relative SQLite path against its own folder, whatever the working directory', () => {
+    const data = mkdtempSync(join(tmpdir(), 'prm-data-'));
+    const elsewhere = mkdtempSync(join(tmpdir(), 'prm-cwd-'));
+    try {
+      const file = join(data, 'app.sqlite');
+      // deeper than the project folder, so the same relative path from here points somewhere else
+      const cwd = join(elsewhere, 'a', 'b', 'c', 'd');
+      mkdirSync(cwd, { recursive: true });
+      const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${relative(ROOT, file)}` };
+      const run = (...args: string[]) =>
+        spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+          cwd,
+          env,
+          encoding: 'utf8',
+          timeout: 60_000,
+        });
+      expect(run('vendors:create', '--name', 'Acme')).toMatchObject({ status: 0, stderr: '' });
+      expect(existsSync(file)).toBe(true);
+      expect(readdirSync(cwd)).toEqual([]);
+      const listed = run('vendors:list');
+      expect(JSON.parse(listed.stdout)).toEqual({ data: [expect.objectContaining({ name: 'Acme' })] });
+      const missing = run('lead-options:list', '--vendor', '999999');
+      expect(missing).toMatchObject({
+        status: 1,
+        stdout: '',
+        stderr: `error: vendor not found in ${file}\n`,
+      });
+    } finally {
+      rmSync(data, { recursive: true, force: true });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('several commands started at once on a fresh database migrate it once, each succeeding', async () => {

@@ -53,9 +53,16 @@ describe('generated files: docs/openapi.json and the typed client', () => {
       await scratch?.drop();
     });
 
-    it('writes the document the built server serves at /openapi.json', async () => {
-      const served = await (await fetch(`${server.managementUrl}/openapi.json`)).json();
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(served);
+    it('writes the document the built server serves at /openapi.json, but for the server it lists', async () => {
+      type Document = { servers: { url: string }[]; info: { version: string } };
+      const served = (await (await fetch(`${server.managementUrl}/openapi.json`)).json()) as Document;
+      const written = JSON.parse(readFileSync(file, 'utf8')) as Document;
+      expect({ ...written, servers: served.servers }).toEqual(served);
+      // the server serves its own public address; the file the defaults' (HOST 0.0.0.0, PORT 3000)
+      expect(served.servers).toEqual([{ url: server.baseUrl, description: expect.any(String) }]);
+      expect(written.servers).toEqual([{ ...served.servers[0], url: 'http://localhost:3000' }]);
+      const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+      expect([written.info.version, served.info.version]).toEqual([version, version]);
     });
 
     it('writes it with the keys of every object sorted, two-space indents and a trailing newline', () => {

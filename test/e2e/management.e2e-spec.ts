@@ -2,6 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ManagementServer } from '../../src/shared/management/management-server';
 import { openApiDocument } from '../../src/shared/management/openapi';
+import { freePort } from '../support/server-process';
 import { TestApp, createTestApp, createVendor } from '../support/test-app';
 
 /** D10: health, readiness, metrics and API docs on the management port, not on the public one. */
@@ -40,6 +41,14 @@ describe('management port', () => {
     );
   });
 
+  it('exports no rate_limit_store_up without REDIS_URL: the counters live in the process, no store can fail', async () => {
+    const { apiKey } = await createVendor(t.app);
+    await t.http.get('/api/v1/vendors/nothing').set('X-API-KEY', apiKey);
+    const response = await request(management).get('/metrics');
+    expect(response.text).not.toMatch(/^rate_limit_store_up/m);
+    expect(response.text).toMatch(/^rate_limit_store_errors_total 0$/m);
+  });
+
   it('serves the OpenAPI description', async () => {
     const response = await request(management).get('/openapi.json');
     expect(response.status).toBe(200);
@@ -57,6 +66,24 @@ describe('management port', () => {
       const response = await t.http.get(path);
       expect(response.status).toBe(401);
       expect(response.body.message).toBe('UNKNOWN_API_NAMESPACE');
+    }
+  });
+});
+
+describe('rate_limit_store_up where the rate-limit counters live in Redis (X7)', () => {
+  it('is exported with REDIS_URL set, and reads 0 once a call to a Redis that is not there failed', async () => {
+    const t = await createTestApp({
+      env: { RATE_LIMIT_PER_MINUTE: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    });
+    try {
+      const port = await t.app.get(ManagementServer).start(0, '127.0.0.1', {});
+      const scrape = async () => (await request(`http://127.0.0.1:${port}`).get('/metrics')).text;
+      expect(await scrape()).toMatch(/^rate_limit_store_up [01]$/m);
+      const { apiKey } = await createVendor(t.app);
+      expect((await t.http.get('/api/v1/vendors/nothing').set('X-API-KEY', apiKey)).status).toBe(404);
+      expect(await scrape()).toMatch(/^rate_limit_store_up 0$/m);
+    } finally {
+      await t.close();
     }
   });
 });

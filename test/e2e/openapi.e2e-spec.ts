@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { openApiDocument } from '../../src/shared/management/openapi';
 import { TestApp, createTestApp, createVendor } from '../support/test-app';
@@ -87,6 +89,36 @@ describe('the OpenAPI document', () => {
       expect([where, op.tags?.length]).toEqual([where, 1]);
       expect([where, (op.summary ?? '').length > 5]).toEqual([where, true]);
       expect([where, (op.description ?? '').length > 40]).toEqual([where, true]);
+    }
+  });
+
+  it('gives info.version as the version of package.json', () => {
+    const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8'));
+    expect(document.info.version).toBe(version);
+  });
+
+  it.each([
+    [{ HOST: '0.0.0.0', PORT: '4321' }, 'http://localhost:4321'],
+    [{ HOST: '::', PORT: '8080' }, 'http://localhost:8080'],
+    [{ HOST: '127.0.0.2', PORT: '3000' }, 'http://127.0.0.2:3000'],
+    [{ HOST: '::1', PORT: '3000' }, 'http://[::1]:3000'],
+  ])('lists the server of its configuration %j, before it listens, as %s', async (env, url) => {
+    const other = await createTestApp({ env });
+    try {
+      expect(openApiDocument(other.app).servers).toEqual([{ url, description: expect.any(String) }]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('lists the port it listens on once it listens (PORT=0: the port it was given)', async () => {
+    const other = await createTestApp({ env: { HOST: '127.0.0.1', PORT: '0' } });
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = other.app.getHttpServer().address() as { port: number };
+      expect(openApiDocument(other.app).servers?.[0]?.url).toBe(`http://127.0.0.1:${port}`);
+    } finally {
+      await other.close();
     }
   });
 

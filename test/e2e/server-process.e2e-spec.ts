@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
 import { ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
@@ -59,6 +60,58 @@ describe('server process (node dist/main.js)', () => {
     }
     expect(server.output()).toContain(line);
   });
+
+  it("says it started once, after the port accepts connections, never in Nest's words before that", async () => {
+    for (let i = 0; i < 50 && !server.output().includes('public API listening on'); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const started = server
+      .output()
+      .split('\n')
+      .filter((text) => /started|listening/i.test(text));
+    expect(started).toEqual([expect.stringContaining('public API listening on')]);
+  });
+
+  it.each([
+    ['the public port', 'PORT', (taken: number) => ({ PORT: String(taken), MANAGEMENT_PORT: '0' })],
+    [
+      'the management port',
+      'MANAGEMENT_PORT',
+      (taken: number) => ({ PORT: '0', MANAGEMENT_PORT: String(taken) }),
+    ],
+  ])(
+    'on %s already taken: one line naming %s and the address, exit 1, no line saying it started',
+    async (_port, variable, env) => {
+      const holder = createServer();
+      await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+      const taken = (holder.address() as AddressInfo).port;
+      try {
+        const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+          cwd: ROOT,
+          env: {
+            ...process.env,
+            DATABASE_URL: scratch.url,
+            HOST: '127.0.0.1',
+            MANAGEMENT_HOST: '127.0.0.1',
+            LOG_LEVEL: 'info',
+            LOG_FORMAT: 'json',
+            ...env(taken),
+          },
+          encoding: 'utf8',
+          timeout: 20_000,
+        });
+        expect(run.status).toBe(1);
+        expect(run.stderr.trim().split('\n')).toEqual([
+          `Invalid configuration: ${variable} cannot be listened on (EADDRINUSE: listen EADDRINUSE: address already in use 127.0.0.1:${taken}) (got "${taken}")`,
+        ]);
+        const lines = run.stdout.split('\n').filter(Boolean);
+        expect(lines.length).toBeGreaterThan(0); // it did log, as JSON
+        expect(lines.filter((text) => /started|listening on|endpoints on/i.test(text))).toEqual([]);
+      } finally {
+        await new Promise((resolve) => holder.close(resolve));
+      }
+    },
+  );
 
   it('listens for management on MANAGEMENT_HOST only, loopback 127.0.0.1 by default (X15)', async () => {
     const elsewhere = server.managementUrl.replace('127.0.0.1', '127.0.0.2');

@@ -1,6 +1,6 @@
 import { MailMessage, OutgoingMail } from '../../src/mail/application/mail-message';
 import { MailSender } from '../../src/mail/application/mail-sender';
-import { ClaimedMail, OutboxStore } from '../../src/mail/application/outbox-store';
+import { ClaimedMail, OutboxStats, OutboxStore } from '../../src/mail/application/outbox-store';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { Clock } from '../../src/shared/domain/clock';
 
@@ -35,6 +35,7 @@ interface Row extends MailMessage {
   lockedUntil: Date | null;
   leaseToken: string | null;
   lastError: string | null;
+  createdAt: Date;
 }
 
 /** The outbox rows' lifecycle in memory, with the semantics of TypeOrmOutboxStore. */
@@ -51,6 +52,7 @@ export class InMemoryOutboxStore extends OutboxStore {
       lockedUntil: null,
       leaseToken: null,
       lastError: null,
+      createdAt: at,
     };
     this.rows.push(row);
     return row;
@@ -104,6 +106,18 @@ export class InMemoryOutboxStore extends OutboxStore {
     for (const row of this.rows.filter((r) => ids.includes(r.id) && r.leaseToken === leaseToken)) {
       Object.assign(row, { lockedUntil: null, leaseToken: null });
     }
+  }
+
+  async stats(): Promise<OutboxStats> {
+    const pending = this.rows.filter((r) => r.status === 'PENDING');
+    return {
+      pending: pending.length,
+      failed: this.rows.filter((r) => r.status === 'FAILED').length,
+      oldestPendingAt: pending.reduce<Date | null>(
+        (oldest, r) => (oldest === null || r.createdAt < oldest ? r.createdAt : oldest),
+        null,
+      ),
+    };
   }
 
   private row(id: number): Row {

@@ -45,6 +45,7 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
       PORT: String(port),
       MANAGEMENT_PORT: String(managementPort),
       LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -30,6 +30,8 @@ export function testConfig(env: Record<string, string> = {}): AppConfig {
   return AppConfig.fromEnv({
     DATABASE_URL: testDatabaseUrl(),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    // JSON even when a test runs in a terminal: tests read the lines
+    LOG_FORMAT: 'json',
     MANAGEMENT_PORT: '0',
     // Tests send many failed keys from one address; the X8 limit is tested where it is set (rate-limits).
     AUTH_FAILURES_PER_MINUTE: '0',

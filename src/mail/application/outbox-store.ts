@@ -6,6 +6,16 @@ export interface ClaimedMail extends MailMessage {
   attempts: number;
 }
 
+/** What the outbox holds now, for the management port's metrics (docs/operations.md, "Metrics"). */
+export interface OutboxStats {
+  /** messages not sent yet, in backoff or claimed included */
+  pending: number;
+  /** messages given up after their last attempt, still kept as an audit record */
+  failed: number;
+  /** when the oldest pending message was written; null when none is pending */
+  oldestPendingAt: Date | null;
+}
+
 /**
  * Port for the dispatcher: the outbox rows' lifecycle. Every method is one short transaction of its own
  * (the caller wraps it in UnitOfWork.run); sending happens outside any transaction.
@@ -23,4 +33,6 @@ export abstract class OutboxStore {
   abstract markFailed(id: number, attempts: number, at: Date, error: string): Promise<void>;
   /** Gives back the lease of messages that were claimed but not attempted (shutdown, lease running out). */
   abstract release(ids: number[], leaseToken: string): Promise<void>;
+  /** Counts of the whole outbox, every instance's messages (one short read). */
+  abstract stats(): Promise<OutboxStats>;
 }

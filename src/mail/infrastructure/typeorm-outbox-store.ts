@@ -4,7 +4,8 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { DataSource, In } from 'typeorm';
 import { DatabaseEngine, engineOf } from '../../shared/infrastructure/database/database-engine';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
-import { ClaimedMail, OutboxStore } from '../application/outbox-store';
+import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
+import { ClaimedMail, OutboxStats, OutboxStore } from '../application/outbox-store';
 import { OutboxOrmEntity } from './outbox.orm-entity';
 
 const MAX_ERROR_LENGTH = 1000;
@@ -77,5 +78,24 @@ export class TypeOrmOutboxStore extends OutboxStore {
   async release(ids: number[], leaseToken: string): Promise<void> {
     if (ids.length === 0) return;
     await this.rows.update({ id: In(ids), leaseToken }, { lockedUntil: null, leaseToken: null });
+  }
+
+  async stats(): Promise<OutboxStats> {
+    // Two statuses of ix_mail_outbox_due (status, next_attempt_at): SENT rows, which pile up, are
+    // never read.
+    const rows: { status: string; n: number | string; oldest: unknown }[] = await this.rows
+      .createQueryBuilder('m')
+      .select('m.status', 'status')
+      .addSelect('COUNT(*)', 'n')
+      .addSelect('MIN(m.created_at)', 'oldest')
+      .where('m.status IN (:...statuses)', { statuses: ['PENDING', 'FAILED'] })
+      .groupBy('m.status')
+      .getRawMany();
+    const of = (status: string) => rows.find((row) => row.status === status);
+    return {
+      pending: Number(of('PENDING')?.n ?? 0),
+      failed: Number(of('FAILED')?.n ?? 0),
+      oldestPendingAt: nullableDateFromRow(of('PENDING')?.oldest),
+    };
   }
 }

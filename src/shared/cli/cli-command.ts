@@ -22,7 +22,10 @@ export interface CliCommand<O extends object = Record<string, unknown>> {
   options: { [K in keyof O]-?: CliOption<O[K]> };
   /** settings the command fixes over the environment (db:migrate: `{ MIGRATIONS_RUN: false }`) */
   config?: Partial<EnvironmentVariables>;
-  /** a DomainError or any other error here is a refusal (exit 1) */
+  /**
+   * a ValidationError here (an option value the command's rules refuse) is a usage error (exit 2);
+   * any other error is a refusal (exit 1)
+   */
   run(app: INestApplicationContext, options: O): Promise<object>;
 }
 

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import Redis from 'ioredis';
+import type { Gauge } from 'prom-client';
 import {
   RateLimiterAbstract,
   RateLimiterMemory,
@@ -41,7 +42,8 @@ export function secondsToReset(state: LimitState): number {
  * When Redis cannot be reached, or does not answer within half a second, the request is served
  * without a limit (fail open): one warning when that starts and one line when Redis answers again,
  * and every request served so is counted in `rate_limit_store_errors_total` (management port); the
- * gauge `rate_limit_store_up` says whether the last call reached the store. ioredis reconnects by
+ * gauge `rate_limit_store_up`, exported only when the counters live in Redis, says whether the last
+ * call reached the store. ioredis reconnects by
  * itself, and the limits apply again from the first answer.
  */
 @Injectable()
@@ -54,6 +56,8 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
   readonly authFailureLimit: number;
   private storeDown = false;
   private failuresWhileDown = 0;
+  /** `rate_limit_store_up`: only where the counters live in Redis (Metrics.rateLimitStoreUp) */
+  private readonly storeUp: Gauge | undefined;
 
   constructor(
     config: AppConfig,
@@ -75,7 +79,8 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
       });
       // Connection errors are reported per request (failOpen); ioredis would print them otherwise.
       this.redis.on('error', () => undefined);
-      this.metrics.rateLimitStoreUp.set(1);
+      this.storeUp = this.metrics.rateLimitStoreUp();
+      this.storeUp.set(1);
     }
     const limiter = (points: number, name: string): RateLimiterAbstract | undefined => {
       if (points === 0) return undefined;
@@ -129,7 +134,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
     this.failuresWhileDown += 1;
     if (!this.storeDown) {
       this.storeDown = true;
-      this.metrics.rateLimitStoreUp.set(0);
+      this.storeUp?.set(0);
       this.logger.warn(
         { err: error },
         'rate limit store (Redis) unavailable: requests are served without rate limits until it answers',
@@ -140,7 +145,7 @@ export class RateLimits implements OnModuleInit, OnApplicationShutdown {
 
   private storeBack(): void {
     this.storeDown = false;
-    this.metrics.rateLimitStoreUp.set(1);
+    this.storeUp?.set(1);
     this.logger.log(
       { servedWithoutLimit: this.failuresWhileDown },
       'rate limit store (Redis) available again: rate limits apply',

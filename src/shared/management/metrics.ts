@@ -20,15 +20,25 @@ export class Metrics {
     help: 'Requests served without rate limiting because the rate limit store (Redis) could not be used',
     registers: [this.registry],
   });
-  /** X7: 1 while the rate limit store answers, 0 from a failure until it answers again. */
-  readonly rateLimitStoreUp = new Gauge({
-    name: 'rate_limit_store_up',
-    help: 'Whether the last call to the rate limit store (Redis) succeeded (1) or failed (0)',
-    registers: [this.registry],
-  });
+  private storeUp: Gauge | undefined;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+  }
+
+  /**
+   * X7: 1 while the rate limit store (Redis) answers, 0 from a failure until it answers again.
+   * Registered by the first call, which RateLimits makes only when the counters live in Redis:
+   * counters in the process have no store that could be down, and a gauge exported at its default 0
+   * would read "failed" on every setup without Redis (docs/operations.md, "Metrics").
+   */
+  rateLimitStoreUp(): Gauge {
+    this.storeUp ??= new Gauge({
+      name: 'rate_limit_store_up',
+      help: 'Whether the last call to the rate limit store (Redis) succeeded (1) or failed (0); only exported where REDIS_URL is set',
+      registers: [this.registry],
+    });
+    return this.storeUp;
   }
 
   /** Times every request of the public port by its route pattern (never the raw URL: no id cardinality). */

@@ -1,9 +1,9 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import type {
-  ReferenceObject,
-  SchemaObject,
-} from '@nestjs/swagger';
+import { AppConfig } from '../../config/app-config';
+import { serviceVersion } from '../../config/project-root';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 
 const DESCRIPTION = `The API a software vendor uses to invite its partner companies, add people to them, and
 receive, judge and convert the leads those partners bring.
@@ -14,19 +14,40 @@ the success envelope \`{success, message, data, timestamp}\`; errors use the sta
 \`{success: false, message, data: null, timestamp}\`. Datetimes are ISO 8601 UTC with milliseconds and ids
 are JSON integers below 2^53. The rules cited as D1, D2, ... are stated in the project's docs/rules.md.`;
 
+/** Bind addresses that mean "every interface": a client reaches such a server on localhost. */
+const EVERY_INTERFACE = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * Where the public API of this application is: HOST (localhost for a wildcard address) and the port
+ * it listens on, or PORT before it listens (docs/api-reference.md, "servers").
+ */
+export function publicApiUrl(app: INestApplication): string {
+  const config = app.get(AppConfig);
+  const address = (app.getHttpServer() as Server).address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.port;
+  const host = EVERY_INTERFACE.has(config.host) ? 'localhost' : config.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
 /**
  * The OpenAPI description of the public API, built from the controllers, their `@Operation` and
  * `@ValidInput` declarations and the DTO and response classes. Served on the management port at
- * /openapi.json and committed as docs/openapi.json.
+ * /openapi.json and committed as docs/openapi.json. Its `servers` entry is this application's public
+ * address and its `info.version` the service's version (package.json).
  */
 export function openApiDocument(app: INestApplication): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle('Partner relationship management API')
     .setDescription(DESCRIPTION)
-    .setVersion('1')
-    .addServer('http://localhost:3000', 'a local server (`npm start`)')
+    .setVersion(serviceVersion())
+    .addServer(publicApiUrl(app), 'the server that serves this document (its HOST and PORT)')
     .addApiKey(
-      { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'a key made with `node dist/cli.js vendors:create` or `api-keys:create`' },
+      {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-API-KEY',
+        description: 'a key made with `node dist/cli.js vendors:create` or `api-keys:create`',
+      },
       'apiKey',
     )
     .addSecurityRequirements('apiKey')
@@ -88,7 +109,14 @@ function addResponseExamples(document: OpenAPIObject): void {
   for (const path of Object.values(document.paths)) {
     for (const operation of Object.values(path)) {
       if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
-      const ok = (operation as { responses: Record<string, { content?: Record<string, { schema?: Schema; example?: unknown; examples?: unknown }> }> }).responses['200'];
+      const ok = (
+        operation as {
+          responses: Record<
+            string,
+            { content?: Record<string, { schema?: Schema; example?: unknown; examples?: unknown }> }
+          >;
+        }
+      ).responses['200'];
       const media = ok?.content?.['application/json'];
       if (media?.schema && media.example === undefined && media.examples === undefined) {
         media.example = exampleOf(media.schema, document);

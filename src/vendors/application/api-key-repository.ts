@@ -13,4 +13,6 @@ export abstract class ApiKeyRepository {
   abstract revokeByHash(keyHash: string, at: Date): Promise<boolean>;
   /** Sets lastUsedAt to `at` unless it was already set after `unlessAfter` (one write a minute at most). */
   abstract recordUse(keyId: number, at: Date, unlessAfter: Date): Promise<void>;
+  /** The vendor's keys, revoked ones included, newest first (by createdAt, then id). */
+  abstract listForVendor(vendorId: number): Promise<ApiKey[]>;
 }

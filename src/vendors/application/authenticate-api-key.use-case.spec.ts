@@ -62,6 +62,9 @@ class InMemoryApiKeys extends ApiKeyRepository {
     this.touches += 1;
     for (const key of this.keys.values()) if (key.id === keyId) key.lastUsedAt = at;
   }
+  async listForVendor(vendorId: number): Promise<ApiKey[]> {
+    return [...this.keys.values()].filter((key) => key.vendorId === vendorId).reverse();
+  }
 }
 
 describe('AuthenticateApiKeyUseCase', () => {

@@ -78,4 +78,12 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
       [at, keyId, unlessAfter],
     );
   }
+
+  async listForVendor(vendorId: number): Promise<ApiKey[]> {
+    const rows = await this.db.all<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE vendor_id = ? ORDER BY created_at DESC, id DESC`,
+      [vendorId],
+    );
+    return rows.map(toApiKey);
+  }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { SqlDatabase, dateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { VendorRepository } from '../application/vendor-repository';
 import { Vendor } from '../domain/vendor';
 
@@ -21,5 +21,14 @@ export class TypeOrmVendorRepository extends VendorRepository {
 
   async exists(vendorId: number): Promise<boolean> {
     return (await this.db.one('SELECT 1 AS found FROM vendors WHERE id = ?', [vendorId])) !== undefined;
+  }
+
+  async list(): Promise<Vendor[]> {
+    const rows = await this.db.all<{ id: number; name: string; created_at: unknown }>(
+      'SELECT id, name, created_at FROM vendors ORDER BY id',
+    );
+    return rows.map((row) =>
+      Vendor.restore({ id: Number(row.id), name: row.name, createdAt: dateFromRow(row.created_at) }),
+    );
   }
 }

@@ -32,6 +32,13 @@ export class InMemoryVendorRepository extends VendorRepository {
     return this.table.get(vendorId) !== undefined;
   }
 
+  async list(): Promise<Vendor[]> {
+    return this.table
+      .all()
+      .sort((a, b) => a.id - b.id)
+      .map((row) => Vendor.restore({ ...row }));
+  }
+
   /** A stored vendor, for arranging a test. */
   add(name = 'Acme', at = new Date('2030-01-01T00:00:00.000Z')): number {
     return this.table.insert({ name, createdAt: at }).id;
@@ -82,6 +89,13 @@ export class InMemoryApiKeyRepository extends ApiKeyRepository {
     if (row && (row.lastUsedAt === null || row.lastUsedAt < unlessAfter)) {
       this.table.update(keyId, { lastUsedAt: at });
     }
+  }
+
+  async listForVendor(vendorId: number): Promise<ApiKey[]> {
+    return this.table
+      .all((row) => row.vendorId === vendorId)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id)
+      .map(({ keyHash: _hash, ...key }) => key);
   }
 }
 

@@ -5,7 +5,9 @@ import { CreateApiKeyUseCase } from '../../../src/vendors/application/create-api
 import { CreateLeadOptionUseCase } from '../../../src/vendors/application/create-lead-option.use-case';
 import { CreateVendorUseCase } from '../../../src/vendors/application/create-vendor.use-case';
 import { GetLeadOptionsUseCase } from '../../../src/vendors/application/get-lead-options.use-case';
+import { ListApiKeysUseCase } from '../../../src/vendors/application/list-api-keys.use-case';
 import { ListLeadOptionsUseCase } from '../../../src/vendors/application/list-lead-options.use-case';
+import { ListVendorsUseCase } from '../../../src/vendors/application/list-vendors.use-case';
 import { RecordApiKeyUseUseCase } from '../../../src/vendors/application/record-api-key-use.use-case';
 import { RevokeApiKeyUseCase } from '../../../src/vendors/application/revoke-api-key.use-case';
 import { inMemoryAdapters } from '../../support/in-memory';
@@ -22,6 +24,8 @@ function vendorsSetup() {
     createOption: new CreateLeadOptionUseCase(a.uow, a.clock, a.vendors, a.leadOptions),
     getOptions: new GetLeadOptionsUseCase(a.uow, a.leadOptions),
     listOptions: new ListLeadOptionsUseCase(a.uow, a.vendors, a.leadOptions),
+    listVendors: new ListVendorsUseCase(a.uow, a.vendors),
+    listKeys: new ListApiKeysUseCase(a.uow, a.vendors, a.apiKeys),
   };
 }
 
@@ -84,6 +88,74 @@ describe('CreateVendorUseCase and the API keys (D9)', () => {
     const later = t.clock.advance(2);
     await request();
     expect(t.apiKeys.table.all()[0]!.lastUsedAt).toEqual(later);
+  });
+});
+
+describe('ListVendorsUseCase and ListApiKeysUseCase (the CLI: vendors:list, api-keys:list)', () => {
+  it('lists every vendor, oldest first, with its id, name and creation time, in no transaction', async () => {
+    const t = vendorsSetup();
+    expect(await t.listVendors.execute()).toEqual({ data: [] });
+    const acme = await t.createVendor.execute('Acme');
+    const acmeAt = t.clock.now();
+    t.clock.advance(1000);
+    const globex = await t.createVendor.execute('Globex');
+    const committed = t.uow.committed;
+    expect(await t.listVendors.execute()).toEqual({
+      data: [
+        { id: acme.vendorId, name: 'Acme', createdAt: acmeAt },
+        { id: globex.vendorId, name: 'Globex', createdAt: t.clock.now() },
+      ],
+    });
+    expect(t.uow.committed).toBe(committed);
+  });
+
+  it("lists a vendor's keys newest first, revoked ones included, with their prefix and never the secret or hash", async () => {
+    const t = vendorsSetup();
+    const { vendorId, apiKey: first } = await t.createVendor.execute('Acme');
+    const firstAt = t.clock.now();
+    await t.createVendor.execute('Other');
+    const secondAt = t.clock.advance(1000);
+    const { apiKey: second } = await t.createKey.execute(vendorId);
+    const revokedAt = t.clock.advance(1000);
+    await t.revokeKey.execute(first);
+    const usedAt = t.clock.advance(1000);
+    await t.recordUse.execute((await t.authenticate.execute(second))!);
+    const [firstRow, , secondRow] = t.apiKeys.table.all();
+    const listed = await t.listKeys.execute(vendorId);
+    expect(listed).toEqual({
+      data: [
+        {
+          id: secondRow!.id,
+          name: null,
+          prefix: second.slice(0, 10),
+          scopes: null,
+          createdAt: secondAt,
+          expiresAt: null,
+          lastUsedAt: usedAt,
+          revokedAt: null,
+        },
+        {
+          id: firstRow!.id,
+          name: null,
+          prefix: first.slice(0, 10),
+          scopes: null,
+          createdAt: firstAt,
+          expiresAt: null,
+          lastUsedAt: null,
+          revokedAt,
+        },
+      ],
+    });
+    const text = JSON.stringify(listed);
+    for (const secret of [first, second]) {
+      expect(text).not.toContain(secret);
+      expect(text).not.toContain(ApiKeySecret.hash(secret));
+    }
+  });
+
+  it('refuses the keys of an unknown vendor as not found', async () => {
+    const t = vendorsSetup();
+    await expect(t.listKeys.execute(1)).rejects.toEqual(new NotFoundError('vendor'));
   });
 });
 

@@ -65,7 +65,10 @@ export class MigrationRunner {
 
   private async apply(): Promise<string[]> {
     const applied = await this.dataSource.runMigrations({ transaction: 'each' });
-    for (const migration of applied) this.logger.log(`applied migration ${migration.name}`);
+    // One line at start, not one per migration (a new database applies them all): the names at
+    // debug (docs/configuration.md, LOG_FORMAT); db:migrate prints them anyway.
+    for (const migration of applied) this.logger.debug(`applied migration ${migration.name}`);
+    if (applied.length > 0) this.logger.log(`applied ${applied.length} migrations`);
     return applied.map((migration) => migration.name);
   }
 }
