@@ -29,7 +29,7 @@ export type DatabaseConfig =
     };
 
 /**
- * Bounds on what a client may hold on the public port (README "Operations"): how long the request
+ * Bounds on what a client may hold on the public port (docs/operations.md): how long the request
  * headers, and the whole request with its body, may take to arrive (Node's `headersTimeout` and
  * `requestTimeout`), and how many connections may be open at once (`server.maxConnections`;
  * undefined: derived from the process's open-file limit at start, 0: no cap).
@@ -41,7 +41,7 @@ export interface HttpLimits {
 }
 
 /**
- * Protection of the public port against abuse (README "Operations"): browser origins allowed to call
+ * Protection of the public port against abuse (docs/operations.md): browser origins allowed to call
  * the API (CORS; none by default), the per-vendor request limit (X6; 0: off), the per-address limit
  * on failed authentications (X8; 0: off), and where the counters live (X7: Redis when set, else the
  * process).

@@ -16,7 +16,7 @@ const EMAIL_LIKE = /[^\s<>()[\]"',;:/\\@]+@[^\s<>()[\]"',;:/\\@]+\.[^\s<>()[\]"'
 
 /**
  * A message of a driver, a mail server or another library with the personal data it may quote taken
- * out: quoted values and email addresses (README "Operations": what the logs never hold).
+ * out: quoted values and email addresses (docs/operations.md: what the logs never hold).
  */
 export function redactMessage(text: string): string {
   return text.replace(QUOTED_VALUE, "'?'").replace(EMAIL_LIKE, '<address>');

@@ -11,7 +11,7 @@ import { isoDateTime } from '../domain/date-time';
 
 /**
  * What a client may hold on the public port, and how the port lets go of its clients on SIGTERM
- * (README "Operations"). Everything here is a server option, a per-connection listener or one
+ * (docs/operations.md). Everything here is a server option, a per-connection listener or one
  * synchronous onSend check: nothing is added to the work of an ordinary request.
  *
  * - The request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the whole request, body

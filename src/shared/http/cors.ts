@@ -4,7 +4,7 @@ import type { SuccessEnvelope } from './envelope';
 import { isoDateTime } from '../domain/date-time';
 import { API_NAMESPACE } from './api-key.hook';
 
-/** What a browser page of an allowed origin may send and read (README "Operations", CORS_ORIGINS). */
+/** What a browser page of an allowed origin may send and read (docs/operations.md, CORS_ORIGINS). */
 const ALLOW_METHODS = 'GET, POST, PUT, PATCH, DELETE'; // DELETE: a webhook endpoint (X16)
 const ALLOW_HEADERS = 'X-API-KEY, Content-Type, X-Request-Id, Idempotency-Key';
 const EXPOSE_HEADERS = 'X-Request-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After';

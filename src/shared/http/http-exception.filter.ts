@@ -42,7 +42,7 @@ export function sendError(
   const response = toErrorResponse(exception, now);
   if (response.unexpected) {
     // The path without its query (a keyword may be an email address); the error through the
-    // logger's `err` serializer, which keeps no statement parameters (README "Operations").
+    // logger's `err` serializer, which keeps no statement parameters (docs/operations.md).
     const query = request.url.indexOf('?');
     logger.error(
       {
