@@ -10,12 +10,22 @@ const mysql = require('mysql2/promise');
 async function main() {
   const base = new URL(process.env.MYSQL_URL || 'mysql://root@127.0.0.1:3306/test');
   const name = `prm_test_${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const connection = await mysql.createConnection({
-    host: base.hostname,
-    port: Number(base.port || 3306),
-    user: decodeURIComponent(base.username || 'root'),
-    password: decodeURIComponent(base.password || ''),
-  });
+  const server = `${base.hostname}:${base.port || 3306}`;
+  const connection = await mysql
+    .createConnection({
+      host: base.hostname,
+      port: Number(base.port || 3306),
+      user: decodeURIComponent(base.username || 'root'),
+      password: decodeURIComponent(base.password || ''),
+    })
+    .catch((error) => {
+      process.stderr.write(
+        `npm run test:mysql needs a MySQL 8.0.17+ or MariaDB 10.6+ server at ${server} (MYSQL_URL) whose ` +
+          `user may create databases, and it cannot be used: ${error.code || error.message}. ` +
+          'Start one, or set MYSQL_URL (docs/mysql.md).\n',
+      );
+      process.exit(1);
+    });
   await connection.query(`CREATE DATABASE \`${name}\` CHARACTER SET utf8mb4 COLLATE utf8mb4_unicode_ci`);
   const url = new URL(base.href);
   url.pathname = `/${name}`;
