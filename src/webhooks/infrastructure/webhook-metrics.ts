@@ -1,8 +1,9 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
-import { Counter, Gauge } from 'prom-client';
+import { Counter } from 'prom-client';
 import { UnitOfWork } from '../../shared/application/unit-of-work';
 import { Clock } from '../../shared/domain/clock';
 import { Metrics } from '../../shared/management/metrics';
+import { registerQueueGauges } from '../../shared/management/queue-gauges';
 import { DeliveryQueue } from '../application/delivery-queue';
 import { WebhookDispatcher } from '../application/webhook-dispatcher';
 
@@ -23,38 +24,29 @@ export class WebhookMetrics implements OnModuleInit {
 
   onModuleInit(): void {
     if (!this.metrics) return;
-    const registers = [this.metrics.registry];
     const attempts = new Counter({
       name: 'webhook_delivery_attempts_total',
       help: 'Webhook delivery attempts by outcome: delivered (2xx), retried (will be tried again), failed (given up), cancelled (not recorded: the endpoint was deleted before or during the attempt, or the lease on the row was lost), interrupted (cut short by a stop, to be sent again)',
       labelNames: ['outcome'] as const,
-      registers,
+      registers: [this.metrics.registry],
     });
     for (const outcome of ['delivered', 'retried', 'failed', 'cancelled', 'interrupted'] as const)
       attempts.inc({ outcome }, 0);
     this.dispatcher.onOutcome((outcome) => attempts.inc({ outcome }));
-    // A database that does not answer leaves the gauges as they were: /metrics must not fail with it.
-    const stats = () => this.uow.read(() => this.queue.stats()).catch(() => undefined);
-    const clock = this.clock;
-    new Gauge({
-      name: 'webhook_deliveries_pending',
-      help: 'Webhook deliveries waiting for an attempt (queue depth)',
-      registers,
-      async collect() {
-        const current = await stats();
-        if (current) this.set(current.pending);
+    registerQueueGauges(
+      this.metrics.registry,
+      this.clock,
+      {
+        pending: {
+          name: 'webhook_deliveries_pending',
+          help: 'Webhook deliveries waiting for an attempt (queue depth)',
+        },
+        oldestPendingAgeSeconds: {
+          name: 'webhook_oldest_pending_delivery_age_seconds',
+          help: 'Age of the oldest pending webhook delivery, 0 when none is pending',
+        },
       },
-    });
-    new Gauge({
-      name: 'webhook_oldest_pending_delivery_age_seconds',
-      help: 'Age of the oldest pending webhook delivery, 0 when none is pending',
-      registers,
-      async collect() {
-        const current = await stats();
-        if (!current) return;
-        const oldest = current.oldestPendingAt;
-        this.set(oldest ? Math.max(0, (clock.now().getTime() - oldest.getTime()) / 1000) : 0);
-      },
-    });
+      () => this.uow.read(() => this.queue.stats()),
+    );
   }
 }
