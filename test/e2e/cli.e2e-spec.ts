@@ -8,7 +8,7 @@ import { databaseName, parseDatabaseUrl } from '../../src/config/app-config';
 import { migrations } from '../../src/database';
 import { ApiKeySecret } from '../../src/vendors/domain/api-key';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ensureBuilt } from '../support/server-process';
+import { SERVICE_NODE, ensureBuilt } from '../support/server-process';
 import { ISO_DATETIME } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -445,7 +445,7 @@ describe('node dist/cli.js', () => {
   });
 
   function node(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-    return spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+    return spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: scratch.url, LOG_LEVEL: 'silent', MIGRATIONS_RUN: 'true' },
       encoding: 'utf8',
@@ -508,7 +508,7 @@ describe('node dist/cli.js', () => {
       mkdirSync(cwd, { recursive: true });
       const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: `sqlite:${relative(ROOT, file)}` };
       const run = (...args: string[]) =>
-        spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+        spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
           cwd,
           env,
           encoding: 'utf8',
@@ -535,7 +535,7 @@ describe('node dist/cli.js', () => {
     const run = (url: string) =>
       new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
         const child = spawn(
-          process.execPath,
+          SERVICE_NODE,
           [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Race'],
           {
             cwd: ROOT,
@@ -571,7 +571,7 @@ describe('node dist/cli.js', () => {
   }, 120_000);
 
   it('an invalid configuration: one line naming the variable, exit 2', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'db:migrate'], {
+    const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'cli.js'), 'db:migrate'], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: scratch.url, MIGRATIONS_RUN: 'maybe' },
       encoding: 'utf8',

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -99,7 +99,7 @@ describe('log format of the built server (LOG_FORMAT)', () => {
   });
 
   it('refuses another LOG_FORMAT at start with one line naming it', () => {
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: scratch.url, LOG_FORMAT: 'yaml' },
       encoding: 'utf8',

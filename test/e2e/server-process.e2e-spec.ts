@@ -2,12 +2,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 
 function cli(env: Record<string, string>, ...args: string[]): Record<string, unknown> {
-  const stdout = execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), ...args], {
+  const stdout = execFileSync(SERVICE_NODE, [join(ROOT, 'dist', 'cli.js'), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'silent', ...env },
     encoding: 'utf8',
@@ -86,7 +86,7 @@ describe('server process (node dist/main.js)', () => {
       await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
       const taken = (holder.address() as AddressInfo).port;
       try {
-        const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+        const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
           cwd: ROOT,
           env: {
             ...process.env,
@@ -213,7 +213,7 @@ describe('server process (node dist/main.js)', () => {
 
   it('stops at start with one line, soon, when the database cannot be reached', () => {
     const started = Date.now();
-    const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: 'mysql://root@127.0.0.1:1/prm', MANAGEMENT_PORT: '0', PORT: '0' },
       encoding: 'utf8',
@@ -232,7 +232,7 @@ describe('server process (node dist/main.js)', () => {
       ['PORT', 'abc'],
       ['DATABASE_URL', 'postgres://x'],
     ] as const) {
-      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
         cwd: ROOT,
         env: { ...process.env, [name]: value },
         encoding: 'utf8',
@@ -252,7 +252,7 @@ describe('server process (node dist/main.js)', () => {
       ['HOST', { HOST: '999.1.1.1', MANAGEMENT_PORT: '0' }],
       ['MANAGEMENT_HOST', { MANAGEMENT_HOST: 'no-such-host.invalid', MANAGEMENT_PORT: String(free) }],
     ] as const) {
-      const run = spawnSync(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      const run = spawnSync(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: scratch.url, PORT: '0', ...env },
         encoding: 'utf8',

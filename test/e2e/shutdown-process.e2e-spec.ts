@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import * as mysql from 'mysql2/promise';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 import { isMysql } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -64,7 +64,7 @@ describe('server process: SIGTERM while a request is still being handled (D41)',
 
   it('exits 1 once 10 s have passed, the request unanswered and unwritten', async () => {
     const { apiKey } = JSON.parse(
-      execFileSync(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Acme'], {
+      execFileSync(SERVICE_NODE, [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Acme'], {
         cwd: ROOT,
         env: { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: scratch.url },
         encoding: 'utf8',

@@ -3,13 +3,13 @@ import { Agent, request } from 'node:http';
 import { join } from 'node:path';
 import { postHead, rawExchange } from '../support/raw-http';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 
 function createKey(databaseUrl: string): string {
   const stdout = execFileSync(
-    process.execPath,
+    SERVICE_NODE,
     [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Acme'],
     {
       cwd: ROOT,

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 const PACKAGE_DIR = join(ROOT, 'clients', 'typescript');
@@ -41,7 +41,7 @@ function node(cwd: string, script: string, env: Record<string, string>): string 
 
 function createVendorWithCli(databaseUrl: string, name: string): { vendorId: number; apiKey: string } {
   const stdout = execFileSync(
-    process.execPath,
+    SERVICE_NODE,
     [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', name],
     {
       cwd: ROOT,

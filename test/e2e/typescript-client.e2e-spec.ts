@@ -2,13 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { type PartnerClient, type Schemas, createPartnerClient } from '../../clients/typescript/index';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 
 function createVendorWithCli(databaseUrl: string, name: string): { vendorId: number; apiKey: string } {
   const stdout = execFileSync(
-    process.execPath,
+    SERVICE_NODE,
     [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', name],
     {
       cwd: ROOT,

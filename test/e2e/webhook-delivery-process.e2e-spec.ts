@@ -7,7 +7,7 @@ import * as mysql from 'mysql2/promise';
 import request from 'supertest';
 import { invitePartner, leadBody } from '../support/lead-fixtures';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,7 +22,7 @@ interface Delivery {
 
 function createKey(databaseUrl: string): string {
   const stdout = execFileSync(
-    process.execPath,
+    SERVICE_NODE,
     [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Acme'],
     {
       cwd: ROOT,

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { redisKeyPrefix, testRedisUrl } from '../support/redis';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
+import { SERVICE_NODE, ServerProcess, ensureBuilt, freePort, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 const NS = '/api/v1/vendors';
@@ -18,7 +18,7 @@ describe('rate limits across server processes (node dist/main.js)', () => {
     ensureBuilt();
     scratch = await createScratchDatabase();
     const stdout = execFileSync(
-      process.execPath,
+      SERVICE_NODE,
       [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', 'Acme'],
       {
         cwd: ROOT,

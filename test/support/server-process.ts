@@ -5,6 +5,13 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 
 /** Builds dist/ unless it is up to date (CI builds before testing, so this is usually instant). */
+/**
+ * The Node that runs the built service and CLI in the process tests: SERVICE_NODE, else the one
+ * running the tests. CI points it at Node 22 (the oldest line `engines` allows) for a second run of
+ * the process tests, since jest itself needs Node 24 to load NestJS 12 (docs/testing.md).
+ */
+export const SERVICE_NODE = process.env.SERVICE_NODE ?? process.execPath;
+
 export function ensureBuilt(): void {
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-if-needed.js')], {
     cwd: ROOT,
@@ -37,7 +44,7 @@ export interface ServerProcess {
 export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const managementPort = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+  const child = spawn(SERVICE_NODE, [join(ROOT, 'dist', 'main.js')], {
     cwd: ROOT,
     env: {
       ...process.env,
