@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { ServerProcess, createVendorWithCli, ensureBuilt, startServer } from '../support/server-process';
 
 const ROOT = join(__dirname, '..', '..');
 const PACKAGE_DIR = join(ROOT, 'clients', 'typescript');
@@ -37,19 +37,6 @@ function npm(cwd: string, ...args: string[]): string {
 
 function node(cwd: string, script: string, env: Record<string, string>): string {
   return execFileSync(process.execPath, [script], { cwd, env: { ...process.env, ...env }, encoding: 'utf8' });
-}
-
-function createVendorWithCli(databaseUrl: string, name: string): { vendorId: number; apiKey: string } {
-  const stdout = execFileSync(
-    SERVICE_NODE,
-    [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', name],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    },
-  );
-  return JSON.parse(stdout);
 }
 
 /** What an integrator's project would run: the package required (or imported) by its name, nothing else. */

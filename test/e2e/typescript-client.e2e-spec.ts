@@ -1,23 +1,7 @@
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { type PartnerClient, type Schemas, createPartnerClient } from '../../clients/typescript/index';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
-import { SERVICE_NODE, ServerProcess, ensureBuilt, startServer } from '../support/server-process';
+import { ServerProcess, createVendorWithCli, ensureBuilt, startServer } from '../support/server-process';
 
-const ROOT = join(__dirname, '..', '..');
-
-function createVendorWithCli(databaseUrl: string, name: string): { vendorId: number; apiKey: string } {
-  const stdout = execFileSync(
-    SERVICE_NODE,
-    [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', name],
-    {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-    },
-  );
-  return JSON.parse(stdout);
-}
 
 /**
  * Checked by `npm run typecheck`, never run: each @ts-expect-error fails the type-check when its line

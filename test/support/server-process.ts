@@ -88,3 +88,17 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     },
   };
 }
+
+/** `node dist/cli.js vendors:create` on `databaseUrl`, run by SERVICE_NODE: the vendor and its key. */
+export function createVendorWithCli(databaseUrl: string, name: string): { vendorId: number; apiKey: string } {
+  const stdout = execFileSync(
+    SERVICE_NODE,
+    [join(ROOT, 'dist', 'cli.js'), 'vendors:create', '--name', name],
+    {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+    },
+  );
+  return JSON.parse(stdout);
+}
