@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, In } from 'typeorm';
-import { DatabaseEngine, engineOf } from '../../shared/infrastructure/database/database-engine';
+import { In } from 'typeorm';
+import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
 import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { ClaimedMail, OutboxStats, OutboxStore } from '../application/outbox-store';
@@ -12,14 +12,11 @@ const MAX_ERROR_LENGTH = 1000;
 
 @Injectable()
 export class TypeOrmOutboxStore extends OutboxStore {
-  private readonly engine: DatabaseEngine;
-
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    dataSource: DataSource,
+    private readonly dialect: DatabaseDialect,
   ) {
     super();
-    this.engine = engineOf(dataSource);
   }
 
   private get rows() {
@@ -27,7 +24,7 @@ export class TypeOrmOutboxStore extends OutboxStore {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedMail[]> {
-    await claimLeasedRows(this.txHost.tx, this.engine, 'mail_outbox', { now, limit, leaseUntil, leaseToken });
+    await claimLeasedRows(this.txHost.tx, this.dialect, 'mail_outbox', { now, limit, leaseUntil, leaseToken });
     const claimed = await this.rows.find({ where: { leaseToken, status: 'PENDING' }, order: { id: 'ASC' } });
     return claimed.map((row) => ({
       id: row.id,

@@ -8,27 +8,10 @@ export abstract class UnitOfWork {
   /**
    * For a use case that only reads. It runs without a transaction: on MySQL transactions are READ
    * COMMITTED, where every statement sees what is committed when it runs, so a transaction would
-   * add round trips and no consistency. On SQLite, whose one connection is shared, it still waits
-   * for the running transaction, so it never sees uncommitted work.
+   * add round trips and no consistency. On SQLite, whose one connection is shared, it waits for the
+   * running transaction, so it never sees uncommitted work.
    */
   abstract read<T>(work: () => Promise<T>): Promise<T>;
-
-  /**
-   * A number that changes once anything is committed to the store, by this process or any other:
-   * what a read found stays true while the number it was read under is still the answer. Null when
-   * the store cannot tell without a query of its own (MySQL, an in-memory SQLite): then nothing read
-   * may be kept. Costs no round trip (docs/performance.md, rule 15).
-   */
-  commitVersion(): number | null {
-    return null;
-  }
-
-  /**
-   * Reads made from now on see every change committed before this call, by this process or any
-   * other. Called as each request arrives: a store whose reads share a snapshot within one turn of
-   * the event loop (SQLite, docs/performance.md rule 19) starts a new one; others need nothing.
-   */
-  freshReads(): void {}
 }
 
 /**

@@ -4,7 +4,6 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppConfig } from '../../config/app-config';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
-import { UnitOfWork } from '../application/unit-of-work';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
@@ -95,11 +94,7 @@ export function configureHttp(app: NestFastifyApplication): void {
   installJsonBodyParser(fastify);
   app.get(Metrics).instrument(fastify);
   installRequestLog(fastify, app.get(AppLogger).pino);
-  const uow = app.get(UnitOfWork);
   fastify.addHook('onRequest', (request, reply, done) => {
-    // What the request reads was committed before it arrived or later, whether it runs now or
-    // waits for its turn (FairTurns, below): D9 for a key revoked by another process.
-    uow.freshReads();
     reply.header('x-request-id', request.id);
     // No response of this API is anything but JSON: a browser must not guess another type.
     reply.header('x-content-type-options', 'nosniff');

@@ -14,14 +14,6 @@ class DirectUnitOfWork extends UnitOfWork {
   }
 }
 
-/** A store whose commit version the test moves, as a commit by anyone would. */
-class VersionedUnitOfWork extends DirectUnitOfWork {
-  version = 1;
-  override commitVersion(): number | null {
-    return this.version;
-  }
-}
-
 class FixedClock extends Clock {
   constructor(private readonly at: Date) {
     super();
@@ -110,65 +102,6 @@ describe('AuthenticateApiKeyUseCase', () => {
     expect(await authenticate.execute('prm_wrong')).toBeNull();
     const key = await issued(8);
     expect(await authenticate.execute(key)).toMatchObject({ vendorId: 8, keyPrefix: key.slice(0, 10) });
-  });
-
-  describe('where the store tells its commit version (a SQLite file)', () => {
-    let store: VersionedUnitOfWork;
-
-    beforeEach(() => {
-      store = new VersionedUnitOfWork();
-      authenticate = new AuthenticateApiKeyUseCase(store, keys);
-    });
-
-    it('accepts a valid key again from memory while nothing was committed', async () => {
-      const key = await issued(7);
-      expect(await authenticate.execute(key)).toMatchObject({ vendorId: 7 });
-      expect(await authenticate.execute(key)).toMatchObject({ vendorId: 7, keyPrefix: key.slice(0, 10) });
-      expect(keys.lookups).toBe(1);
-    });
-
-    it('looks the key up again after any commit, so a revocation counts from the next request (D9)', async () => {
-      const key = await issued(7);
-      await authenticate.execute(key);
-      store.version += 1; // some other commit: the key is still valid, and looked up once more
-      expect(await authenticate.execute(key)).toMatchObject({ vendorId: 7 });
-      expect(keys.lookups).toBe(2);
-      await keys.revokeByHash(ApiKeySecret.hash(key), now);
-      store.version += 1;
-      expect(await authenticate.execute(key)).toBeNull();
-      expect(await authenticate.execute(key)).toBeNull();
-      expect(keys.lookups).toBe(3);
-    });
-
-    it('keeps at most 10,000 valid keys, forgetting the one used longest ago', async () => {
-      const first = await issued(1);
-      const second = await issued(2);
-      await authenticate.execute(first);
-      await authenticate.execute(second);
-      await authenticate.execute(first); // now the newest
-      for (let i = 0; i < 9_999; i++) {
-        const hash = `h${i}`;
-        keys.keys.set(hash, {
-          id: 100 + i,
-          vendorId: 3,
-          keyPrefix: 'prm_',
-          createdAt: now,
-          revokedAt: null,
-          lastUsedAt: null,
-        });
-      }
-      const spy = jest.spyOn(ApiKeySecret, 'hash');
-      for (let i = 0; i < 9_999; i++) {
-        spy.mockReturnValueOnce(`h${i}`);
-        await authenticate.execute('prm_filler');
-      }
-      spy.mockRestore();
-      const lookups = keys.lookups;
-      expect(await authenticate.execute(first)).toMatchObject({ vendorId: 1 });
-      expect(keys.lookups).toBe(lookups);
-      expect(await authenticate.execute(second)).toMatchObject({ vendorId: 2 });
-      expect(keys.lookups).toBe(lookups + 1);
-    });
   });
 
   it('writes nothing itself: authenticating is a query', async () => {

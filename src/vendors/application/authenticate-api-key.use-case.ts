@@ -5,7 +5,6 @@ import { ApiKeySecret } from '../domain/api-key';
 import { ApiKeyRepository } from './api-key-repository';
 
 const REFUSED_KEYS_REMEMBERED = 10_000;
-const ACCEPTED_KEYS_REMEMBERED = 10_000;
 
 @Injectable()
 export class AuthenticateApiKeyUseCase {
@@ -15,15 +14,6 @@ export class AuthenticateApiKeyUseCase {
    * a wrong key is refused from memory, without a query. Bounded, oldest forgotten first.
    */
   private readonly refused = new Set<string>();
-  /**
-   * Keys found valid, with the store's commit version they were found under. A valid key is
-   * trusted from memory only while that version is still the store's: any commit anywhere since
-   * (a revocation among them, on any instance) means it is looked up again, which keeps D9 (a
-   * revoked key is refused from the next request on). Where the store has no such version
-   * (MySQL), a valid key is looked up on every request. Bounded, the key used longest ago
-   * forgotten first.
-   */
-  private readonly accepted = new Map<string, { key: AuthenticatedKey; version: number }>();
 
   constructor(
     private readonly uow: UnitOfWork,
@@ -37,39 +27,22 @@ export class AuthenticateApiKeyUseCase {
   async execute(presented: string): Promise<AuthenticatedKey | null> {
     const hash = ApiKeySecret.hash(presented);
     if (this.refused.has(hash)) return null;
-    // Read before the lookup: a commit between the two makes the entry stale, never wrongly fresh.
-    const version = this.uow.commitVersion();
-    if (version !== null) {
-      const known = this.accepted.get(hash);
-      if (known?.version === version) {
-        this.accepted.delete(hash); // re-inserted last: the key used longest ago is forgotten first
-        this.accepted.set(hash, known);
-        return known.key;
-      }
-    }
     const key = await this.uow.read(() => this.apiKeys.findActiveByHash(hash));
     if (!key) {
-      this.accepted.delete(hash);
       makeRoom(this.refused, REFUSED_KEYS_REMEMBERED);
       this.refused.add(hash);
       return null;
     }
-    const found = {
+    return {
       keyId: key.id,
       vendorId: key.vendorId,
       keyPrefix: key.keyPrefix,
       lastUsedAt: key.lastUsedAt,
     };
-    if (version !== null) {
-      this.accepted.delete(hash);
-      makeRoom(this.accepted, ACCEPTED_KEYS_REMEMBERED);
-      this.accepted.set(hash, { key: found, version });
-    }
-    return found;
   }
 }
 
-/** Forgets the oldest entry (the first in insertion order) of a full set or map. */
-function makeRoom(entries: Set<string> | Map<string, unknown>, bound: number): void {
+/** Forgets the oldest entry (the first in insertion order) of a full set. */
+function makeRoom(entries: Set<string>, bound: number): void {
   if (entries.size >= bound) entries.delete(entries.keys().next().value!);
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource, In } from 'typeorm';
-import { DatabaseEngine, engineOf } from '../../shared/infrastructure/database/database-engine';
+import { In } from 'typeorm';
+import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
 import { SqlDatabase, nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
@@ -22,15 +22,12 @@ interface ClaimedRow {
 /** The delivery queue's SQL (X18): rows leased by claimLeasedRows, as the mail outbox's are. */
 @Injectable()
 export class TypeOrmDeliveryQueue extends DeliveryQueue {
-  private readonly engine: DatabaseEngine;
-
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly db: SqlDatabase,
-    dataSource: DataSource,
+    private readonly dialect: DatabaseDialect,
   ) {
     super();
-    this.engine = engineOf(dataSource);
   }
 
   private get rows() {
@@ -38,7 +35,7 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedDelivery[]> {
-    await claimLeasedRows(this.txHost.tx, this.engine, 'webhook_deliveries', {
+    await claimLeasedRows(this.txHost.tx, this.dialect, 'webhook_deliveries', {
       now,
       limit,
       leaseUntil,

@@ -1,10 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import mysql2 from 'mysql2';
 import type { DataSourceOptions } from 'typeorm';
+import type { MysqlDataSourceOptions } from 'typeorm/driver/mysql/MysqlDataSourceOptions';
 import type { DatabaseConfig } from '../../../config/app-config';
 
-/** Connections of the main MySQL pool (the auth lane has its own two: SqlDatabase). */
+/** Connections of the main MySQL pool (the auth lane has its own: AUTH_LANE_POOL_SIZE). */
 export const MYSQL_POOL_SIZE = 10;
+const AUTH_LANE_POOL_SIZE = 2;
 
 /**
  * What every mysql2 connection of the service uses: UTC on the wire, DATETIME(3) columns, BIGINT
@@ -60,6 +63,7 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
   const { user, ...connection } = mysqlConnectionOptions(database, timeoutMs);
   return {
     type: 'mysql',
+    driver: mysqlWithBoundedLockWaits(timeoutMs),
     ...connection,
     username: user,
     poolSize: MYSQL_POOL_SIZE,
@@ -71,5 +75,40 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
       enableKeepAlive: true,
       connectTimeout: timeoutMs,
     },
+  };
+}
+
+/**
+ * The options of the API-key lookup's own data source (AuthLane): a small MySQL pool beside the main
+ * one, or null where the main data source serves it (SQLite).
+ */
+export function authLaneOptions(database: DatabaseConfig, timeoutMs: number): DataSourceOptions | null {
+  if (database.kind !== 'mysql') return null;
+  const options = dataSourceOptions(database, timeoutMs) as MysqlDataSourceOptions;
+  return {
+    ...options,
+    poolSize: AUTH_LANE_POOL_SIZE,
+    extra: { ...options.extra, connectionLimit: AUTH_LANE_POOL_SIZE },
+  };
+}
+
+/**
+ * mysql2, whose pools bound every connection's lock waits below the request's bound, so a lock wait
+ * fails (and is answered 503) before the request's own timer: a row lock (innodb_lock_wait_timeout,
+ * 50 s by default) or a table lock (lock_wait_timeout, a year by default). Given to TypeORM as its
+ * `driver` option; the statement runs once per new connection, on mysql2's `connection` event.
+ */
+export function mysqlWithBoundedLockWaits(timeoutMs: number): typeof mysql2 {
+  const seconds = Math.max(1, Math.floor((timeoutMs * 0.6) / 1000));
+  const statement = `SET SESSION innodb_lock_wait_timeout = ${seconds}, lock_wait_timeout = ${seconds}`;
+  return {
+    ...mysql2,
+    createPool: ((options: mysql2.PoolOptions) => {
+      const pool = mysql2.createPool(options);
+      pool.on('connection', (connection) => {
+        connection.query(statement);
+      });
+      return pool;
+    }) as typeof mysql2.createPool,
   };
 }

@@ -27,13 +27,28 @@ export function isDeadlock(error: unknown): boolean {
 }
 
 /**
+ * SQLite could not give a transaction the write lock: another connection holds it, or committed
+ * since the transaction's first read. The transaction has written nothing, so running it again is
+ * safe (the UnitOfWork does, until its bound).
+ */
+export function isWriteLockBusy(error: unknown): boolean {
+  const code = codeOf(error);
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT';
+}
+
+/**
  * A lock held by another session for longer than the session's lock wait timeout (a row lock, or a
  * table lock such as LOCK TABLES), or SQLite's database lock held by another process. Waiting
  * again would only double the wait: the request is answered "busy" instead.
  */
 export function isLockWaitTimeout(error: unknown): boolean {
   const code = codeOf(error);
-  return code === 'ER_LOCK_WAIT_TIMEOUT' || code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+  return (
+    code === 'ER_LOCK_WAIT_TIMEOUT' ||
+    code === 'SQLITE_BUSY' ||
+    code === 'SQLITE_BUSY_SNAPSHOT' ||
+    code === 'SQLITE_LOCKED'
+  );
 }
 
 /** A statement that did not answer within its timeout (mysql2 destroys that connection). */

@@ -3,10 +3,13 @@ import { TypeOrmModule, getDataSourceToken } from '@nestjs/typeorm';
 import { ClsPluginTransactional } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { ClsModule } from 'nestjs-cls';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { UnitOfWork } from '../../application/unit-of-work';
 import { dataSourceOptions } from './data-source-options';
 import { EngineAwareDataSource } from './engine-aware-data-source';
+import { AuthLane } from './auth-lane';
+import { DatabaseDialect } from './database-dialect';
 import { DatabaseSchema } from './database-schema';
 import { MigrationRunner } from './migration-runner';
 import { SqlDatabase } from './sql-database';
@@ -49,8 +52,18 @@ export class DatabaseModule implements OnModuleInit {
           }),
         ]),
       ],
-      providers: [SqlDatabase, { provide: UnitOfWork, useClass: TypeOrmUnitOfWork }, MigrationRunner],
-      exports: [SqlDatabase, UnitOfWork, MigrationRunner],
+      providers: [
+        DatabaseDialect,
+        {
+          provide: AuthLane,
+          inject: [DataSource, AppConfig],
+          useFactory: (main: DataSource, config: AppConfig) => AuthLane.open(main, config),
+        },
+        SqlDatabase,
+        { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
+        MigrationRunner,
+      ],
+      exports: [DatabaseDialect, AuthLane, SqlDatabase, UnitOfWork, MigrationRunner],
     };
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { DatabaseEngine, dbDateTime } from './database-engine';
+import { DatabaseDialect } from './database-dialect';
 
 /** A queue table with the lease columns: `status`, `next_attempt_at`, `locked_until`, `lease_token`. */
 export type LeasedQueueTable = 'mail_outbox' | 'webhook_deliveries';
@@ -16,14 +16,14 @@ export type LeasedQueueTable = 'mail_outbox' | 'webhook_deliveries';
  */
 export async function claimLeasedRows(
   tx: EntityManager,
-  engine: DatabaseEngine,
+  dialect: DatabaseDialect,
   table: LeasedQueueTable,
   claim: { now: Date; limit: number; leaseUntil: Date; leaseToken: string },
 ): Promise<void> {
-  const at = dbDateTime(engine, claim.now);
-  const until = dbDateTime(engine, claim.leaseUntil);
+  const at = dialect.dateTime(claim.now);
+  const until = dialect.dateTime(claim.leaseUntil);
   const due = `status = 'PENDING' AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until <= ?)`;
-  if (engine === 'mysql') {
+  if (dialect.skipLocked) {
     const picked: { id: number | string }[] = await tx.query(
       `SELECT id FROM ${table} WHERE ${due} ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
       [at, at, claim.limit],

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import BetterSqlite3 from 'better-sqlite3';
@@ -6,7 +6,7 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { DatabaseEngine, engineOf, isQueryTimeout, sqliteDateTime } from './database-engine';
-import { mysqlConnectionOptions } from './data-source-options';
+import { mysqlConnectionOptions, mysqlWithBoundedLockWaits } from './data-source-options';
 
 /** A value bound to a `?` placeholder. Dates and booleans are converted for the engine. */
 export type SqlValue = string | number | boolean | Date | null;
@@ -18,10 +18,6 @@ export interface WriteResult {
   insertId: number;
 }
 
-/** How long one SQLite statement may block the event loop waiting for another process's lock. */
-const SQLITE_BLOCKING_WAIT_MS = 20;
-/** Set while SqlDatabase.sqliteUnit runs the work of a UnitOfWork. */
-const SQLITE_TRANSACTION = 'prm.sqliteTransaction';
 
 /**
  * `auth`: the API-key lookup of every request. On MySQL it has two connections of its own, so a
@@ -98,26 +94,14 @@ export class SqlDatabase implements OnApplicationShutdown {
    * (a page of 20 ids: 19 µs with `LIMIT ?`, 10 µs with `LIMIT ?+0`).
    */
   readonly limitOffset: string;
-  private readonly logger = new Logger(SqlDatabase.name);
   /**
    * Prepared statements by connection and by the shape of their rows (objects, arrays, values):
    * keyed by the SQL text itself, a string made once whose hash V8 keeps (a key made per call, such
    * as `raw:` + the text, was hashed again on every call: 5% of a GET lead for a lead's 1 KB SELECT).
    */
   private readonly statements = new WeakMap<BetterSqlite3.Database, StatementCache>();
-  private reader: BetterSqlite3.Database | null | undefined;
-  /** `PRAGMA data_version` prepared on the read connection (commitVersion). */
-  private dataVersion: BetterSqlite3.Statement | undefined;
-  /** The read connection's BEGIN and COMMIT, and the writer's total_changes() when it began. */
-  private snapshot: ReadSnapshot | undefined;
-  /** writer connections whose busy timeout was shortened for the service's transactions */
-  private readonly shortBusyWait = new WeakSet<BetterSqlite3.Database>();
   private authPool: MysqlPool | undefined;
-  /** SQLite: the open write transaction and the units in it (group commit), or null. */
-  private batch: SqliteBatch | null = null;
   private readonly timeoutMs: number;
-  /** Seconds for the MySQL session lock waits: below the request's bound, so a lock wait fails first. */
-  private readonly lockWaitSeconds: number;
 
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
@@ -128,43 +112,11 @@ export class SqlDatabase implements OnApplicationShutdown {
     this.engine = engineOf(dataSource);
     this.limitOffset = this.engine === 'sqlite' ? 'LIMIT ?+0 OFFSET ?' : 'LIMIT ? OFFSET ?';
     this.timeoutMs = config.databaseTimeoutMs;
-    this.lockWaitSeconds = Math.max(1, Math.floor((config.databaseTimeoutMs * 0.6) / 1000));
-    if (this.engine === 'mysql' && dataSource.isInitialized) this.boundSessions(this.mainPool());
   }
 
   /** Whether the current context runs inside a UnitOfWork transaction. */
   get inTransaction(): boolean {
-    if (!this.cls.isActive()) return false;
-    return this.engine === 'sqlite'
-      ? this.cls.get(SQLITE_TRANSACTION) === true
-      : this.txHost.isTransactionActive();
-  }
-
-  /** Whether reads outside a transaction have a connection of their own (SQLite file databases). */
-  get hasReadConnection(): boolean {
-    return this.readConnection() !== null;
-  }
-
-  /**
-   * SQLite file: the read connection's `PRAGMA data_version`, which changes whenever another
-   * connection (the writer of this process, or any other process) has committed a change since,
-   * and never otherwise; a few microseconds, no page read. Null for MySQL and an in-memory
-   * database, which have no such number (UnitOfWork.commitVersion).
-   */
-  commitVersion(): number | null {
-    const reader = this.snapshotReader();
-    if (!reader) return null;
-    this.dataVersion ??= reader.prepare('PRAGMA data_version').pluck();
-    return this.dataVersion.get() as number;
-  }
-
-  /**
-   * Reads made from now on see every change committed before this call, by this process or any
-   * other: the read transaction the read connection holds (rule 19) ends here. Called as each
-   * request arrives. Nothing to do on MySQL and an in-memory SQLite, whose reads take no snapshot.
-   */
-  endReadSnapshot(): void {
-    this.snapshot?.end();
+    return this.cls.isActive() && this.txHost.isTransactionActive();
   }
 
   async all<T>(sql: string, params: readonly SqlValue[] = [], options: SqlOptions = {}): Promise<T[]> {
@@ -234,144 +186,10 @@ export class SqlDatabase implements OnApplicationShutdown {
     return { affected: result.affectedRows, insertId: Number(result.insertId) };
   }
 
-  /**
-   * SQLite: runs `work` between BEGIN IMMEDIATE and COMMIT on the writing connection, and answers
-   * once it is committed. The UnitOfWork uses the two steps below instead, to commit several units
-   * at once; this is the one-unit form.
-   */
-  async sqliteTransaction<T>(work: () => Promise<T>): Promise<T> {
-    const unit = await this.sqliteUnit(work);
-    await this.commitSqliteBatch();
-    await unit.committed;
-    return unit.value;
-  }
-
-  /**
-   * SQLite group commit, step 1: runs one unit's `work` inside the open write transaction (BEGIN
-   * IMMEDIATE if none is open), between a SAVEPOINT and its RELEASE. A unit that fails is rolled
-   * back to its savepoint and leaves the units before it intact. The caller must not answer before
-   * `committed` resolves: until then the unit is not saved (docs/operations.md "Group commit").
-   * If SQLite has given up the whole transaction (a full disk, an I/O error), every unit of the
-   * batch fails with the error, since none of them was saved.
-   */
-  async sqliteUnit<T>(work: () => Promise<T>): Promise<{ value: T; committed: Promise<void> }> {
-    const db = this.writer();
-    if (!this.batch) {
-      await this.beginImmediate(db);
-      this.batch = new SqliteBatch();
-    }
-    const batch = this.batch;
-    batch.units += 1;
-    db.exec('SAVEPOINT unit_of_work');
-    this.cls.set(SQLITE_TRANSACTION, true);
-    try {
-      const value = await work();
-      db.exec('RELEASE unit_of_work');
-      return { value, committed: batch.committed };
-    } catch (error) {
-      await this.rollBackUnit(batch, error);
-      throw error;
-    } finally {
-      this.cls.set(SQLITE_TRANSACTION, false);
-    }
-  }
-
-  /** Units in the open SQLite write transaction, not yet committed (0 when none is open). */
-  get sqliteBatchSize(): number {
-    return this.batch?.units ?? 0;
-  }
-
-  /**
-   * SQLite group commit, step 2: commits the open write transaction, if any, and settles every
-   * unit in it. After a failed COMMIT the connection is rolled back, or closed and reopened if it
-   * cannot leave its transaction: no later work runs inside a transaction that will never commit.
-   */
-  async commitSqliteBatch(): Promise<void> {
-    const batch = this.batch;
-    if (!batch) return;
-    this.batch = null;
-    // Reads after this COMMIT must see it (rule 19); and a read transaction left open would keep
-    // the COMMIT's checkpoint from copying the frames it holds.
-    this.endReadSnapshot();
-    try {
-      this.writer().exec('COMMIT');
-    } catch (error) {
-      await this.leaveFailedTransaction();
-      batch.settle(error);
-      return;
-    }
-    batch.settle();
-  }
-
-  private async rollBackUnit(batch: SqliteBatch, error: unknown): Promise<void> {
-    const db = this.writer();
-    if (db.inTransaction) {
-      try {
-        db.exec('ROLLBACK TO unit_of_work');
-        db.exec('RELEASE unit_of_work');
-        return;
-      } catch (rollbackError) {
-        this.logger.error(`ROLLBACK TO SAVEPOINT failed: ${(rollbackError as Error).message}`);
-      }
-    }
-    // The transaction is gone, or cannot be trusted: so are the earlier units of the batch.
-    this.batch = null;
-    await this.leaveFailedTransaction();
-    batch.settle(error);
-  }
-
-  /**
-   * Takes SQLite's write lock. Another process writing the same file (the bulk import beside the
-   * server, a second instance) makes BEGIN IMMEDIATE fail with SQLITE_BUSY; waiting inside SQLite
-   * (busy_timeout) would block the event loop and with it every request, so the writer's busy
-   * timeout is short and the wait happens here, between attempts, up to the database bound.
-   */
-  private async beginImmediate(db: BetterSqlite3.Database): Promise<void> {
-    if (!this.shortBusyWait.has(db)) {
-      db.pragma(`busy_timeout = ${SQLITE_BLOCKING_WAIT_MS}`);
-      this.shortBusyWait.add(db);
-    }
-    const giveUpAt = Date.now() + this.timeoutMs;
-    for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
-      try {
-        db.exec('BEGIN IMMEDIATE');
-        return;
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'SQLITE_BUSY' || Date.now() >= giveUpAt) throw error;
-      }
-      await new Promise((resolve) => setTimeout(resolve, pause));
-    }
-  }
-
   async onApplicationShutdown(): Promise<void> {
-    this.reader?.close();
-    this.reader = null;
-    this.dataVersion = undefined;
-    this.snapshot = undefined;
     const pool = this.authPool;
     this.authPool = undefined;
     if (pool) await new Promise<void>((resolve) => pool.end(() => resolve()));
-  }
-
-  private async leaveFailedTransaction(): Promise<void> {
-    const db = this.writer();
-    if (db.inTransaction) {
-      try {
-        db.exec('ROLLBACK');
-      } catch (error) {
-        this.logger.error(`ROLLBACK failed: ${(error as Error).message}`);
-      }
-    }
-    if (!db.inTransaction) return;
-    // The connection cannot leave its transaction: close it (SQLite rolls back on close) and open
-    // a new one, so that the next work starts clean.
-    this.logger.error('the SQLite connection is stuck in a transaction; reopening it');
-    const driver = this.dataSource.driver as unknown as {
-      databaseConnection: BetterSqlite3.Database;
-      createDatabaseConnection(): Promise<BetterSqlite3.Database>;
-    };
-    db.close();
-    driver.databaseConnection = await driver.createDatabaseConnection();
   }
 
   /**
@@ -404,46 +222,8 @@ export class SqlDatabase implements OnApplicationShutdown {
       .databaseConnection;
   }
 
-  /**
-   * Work inside a transaction (a UnitOfWork unit, or a TypeORM transaction) uses the writer, so it
-   * sees its own changes. Every other statement of this class reads on the read connection, which
-   * sees the last commit and never the uncommitted units of an open group-commit batch (the writer
-   * would show them). Queries made through TypeORM itself always use its one connection, the writer,
-   * which is why repositories make every read outside a transaction through this class.
-   */
   private sqliteConnection(): BetterSqlite3.Database {
-    if (this.inTransaction || (this.cls.isActive() && this.txHost.isTransactionActive()))
-      return this.writer();
-    return this.snapshotReader() ?? this.writer();
-  }
-
-  /**
-   * The read connection, inside a read transaction shared by the reads of one turn of the event
-   * loop (docs/performance.md, rule 19). Outside a transaction each SQLite statement takes and
-   * releases WAL's read lock, two system calls (`fcntl`) and some 4.5 µs, more than reading a
-   * lead by id; in one read transaction only the first statement does. The transaction ends when
-   * a request arrives (`endReadSnapshot`), before this process commits, when this process's
-   * writing connection has changed rows since it began (a write outside a unit of work commits
-   * at once), and at the end of the turn (setImmediate), whichever comes first. So a read sees
-   * every change committed before the request it serves arrived, and every change this process
-   * committed before it.
-   */
-  private snapshotReader(): BetterSqlite3.Database | null {
-    const reader = this.readConnection();
-    if (!reader) return null;
-    const snapshot = (this.snapshot ??= new ReadSnapshot(reader));
-    const changes = (this.prepared(this.writer(), TOTAL_CHANGES, 'arrays').get() as [number])[0];
-    if (!reader.inTransaction || changes !== snapshot.writerChanges) snapshot.restart(changes);
-    return reader;
-  }
-
-  private readConnection(): BetterSqlite3.Database | null {
-    if (this.reader !== undefined) return this.reader;
-    if (this.engine !== 'sqlite' || !this.dataSource.isInitialized) return null;
-    const file = this.writer().name;
-    this.reader = file === ':memory:' || file === '' ? null : new BetterSqlite3(file, { readonly: true });
-    this.reader?.pragma(`busy_timeout = ${this.timeoutMs}`);
-    return this.reader;
+    return this.writer();
   }
 
   private async mysqlExecute(
@@ -493,29 +273,13 @@ export class SqlDatabase implements OnApplicationShutdown {
   private authLane(): MysqlPool {
     if (!this.authPool) {
       if (this.config.database.kind !== 'mysql') throw new Error('the auth lane is a MySQL pool');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mysql = require('mysql2') as { createPool(options: object): MysqlPool };
-      this.authPool = mysql.createPool({
+      this.authPool = mysqlWithBoundedLockWaits(this.timeoutMs).createPool({
         ...mysqlConnectionOptions(this.config.database, this.timeoutMs),
         connectionLimit: 2,
         waitForConnections: true,
-      });
-      this.boundSessions(this.authPool);
+      }) as unknown as MysqlPool;
     }
     return this.authPool;
-  }
-
-  /**
-   * Every connection waits at most `lockWaitSeconds` for a row lock (innodb_lock_wait_timeout, 50 s
-   * by default) or a table lock (lock_wait_timeout, a year by default). Connections opened before
-   * this ran (TypeORM's first one, the migrations') get it too.
-   */
-  private boundSessions(pool: MysqlPool): void {
-    const statement = `SET SESSION innodb_lock_wait_timeout = ${this.lockWaitSeconds}, lock_wait_timeout = ${this.lockWaitSeconds}`;
-    pool.on('connection', (connection) => connection.query(statement));
-    const open = (pool as unknown as { _freeConnections?: { toArray(): MysqlConnection[] } })
-      ._freeConnections;
-    for (const connection of open?.toArray() ?? []) connection.query(statement);
   }
 }
 
@@ -525,69 +289,9 @@ function sqliteValues(params: readonly SqlValue[]): unknown[] {
   );
 }
 
-/** One SQLite write transaction holding the work of one or more units, and their common outcome. */
-class SqliteBatch {
-  units = 0;
-  readonly committed: Promise<void>;
-  private resolve!: () => void;
-  private reject!: (error: unknown) => void;
-
-  constructor() {
-    this.committed = new Promise<void>((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
-    // Units that failed on their own never wait for the outcome: a failed COMMIT after them must
-    // not surface as an unhandled rejection.
-    this.committed.catch(() => undefined);
-  }
-
-  settle(error?: unknown): void {
-    if (error === undefined) this.resolve();
-    else this.reject(error);
-  }
-}
-
 interface StatementCache {
   objects: Map<string, BetterSqlite3.Statement>;
   arrays: Map<string, BetterSqlite3.Statement>;
   values: Map<string, BetterSqlite3.Statement>;
 }
 
-const TOTAL_CHANGES = 'SELECT total_changes()';
-
-/** The read transaction of SqlDatabase's read connection (rule 19) and its statements. */
-class ReadSnapshot {
-  /** the writing connection's total_changes() when the read transaction began */
-  writerChanges = 0;
-  private readonly begin: BetterSqlite3.Statement;
-  private readonly commit: BetterSqlite3.Statement;
-  private endScheduled = false;
-  private readonly endOfTurn = (): void => {
-    this.endScheduled = false;
-    this.end();
-  };
-
-  constructor(private readonly reader: BetterSqlite3.Database) {
-    this.begin = reader.prepare('BEGIN');
-    this.commit = reader.prepare('COMMIT');
-  }
-
-  /** Ends the read transaction, if one is open. */
-  end(): void {
-    if (this.reader.open && this.reader.inTransaction) this.commit.run();
-  }
-
-  /**
-   * Ends the open read transaction, if any, and begins another, which ends at the end of this turn
-   * of the event loop if nothing ends it before.
-   */
-  restart(writerChanges: number): void {
-    this.end();
-    this.begin.run();
-    this.writerChanges = writerChanges;
-    if (this.endScheduled) return;
-    this.endScheduled = true;
-    setImmediate(this.endOfTurn);
-  }
-}

@@ -4,7 +4,7 @@ import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { StoreUnavailableError } from '../../application/unit-of-work';
-import { SqlDatabase } from './sql-database';
+import { DatabaseDialect } from './database-dialect';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 /** A stand-in TransactionHost that records how transactions were opened. */
@@ -31,56 +31,14 @@ const dataSource = (type: string) => ({ options: { type } }) as unknown as DataS
 const deadlock = () =>
   Object.assign(new Error('Deadlock found'), { driverError: { code: 'ER_LOCK_DEADLOCK' } });
 
-/** SqlDatabase as the UnitOfWork sees it: whether a transaction is open, and SQLite's transactions. */
-class FakeSqlDatabase {
-  sqliteActive = false;
-  readonly hasReadConnection = false;
-  constructor(private readonly host: FakeTransactionHost) {}
-  get inTransaction() {
-    return this.host.active || this.sqliteActive;
-  }
-  /** what happened, in order: `unit` per unit run, `commit:<n>` per COMMIT of n units */
-  readonly log: string[] = [];
-  private batch: { units: number; done: () => void; committed: Promise<void> } | null = null;
-  get sqliteBatchSize() {
-    return this.batch?.units ?? 0;
-  }
-  async sqliteUnit<T>(work: () => Promise<T>): Promise<{ value: T; committed: Promise<void> }> {
-    if (!this.batch) {
-      let done!: () => void;
-      const committed = new Promise<void>((resolve) => (done = resolve));
-      this.batch = { units: 0, done, committed };
-    }
-    const batch = this.batch;
-    this.sqliteActive = true;
-    try {
-      const value = await work();
-      batch.units += 1;
-      this.log.push('unit');
-      return { value, committed: batch.committed };
-    } finally {
-      this.sqliteActive = false;
-    }
-  }
-  async commitSqliteBatch(): Promise<void> {
-    const batch = this.batch;
-    this.batch = null;
-    if (!batch) return;
-    this.log.push(`commit:${batch.units}`);
-    batch.done();
-  }
-}
-
 function unitOfWork(type: string, host = new FakeTransactionHost(), databaseTimeoutMs = 5000) {
-  const sql = new FakeSqlDatabase(host);
   const uow = new TypeOrmUnitOfWork(
     host as unknown as TransactionHost<TransactionalAdapterTypeOrm>,
     cls,
-    sql as unknown as SqlDatabase,
-    dataSource(type),
+    new DatabaseDialect(dataSource(type)),
     { databaseTimeoutMs } as AppConfig,
   );
-  return { uow, host, sql };
+  return { uow, host };
 }
 
 describe('TypeOrmUnitOfWork', () => {
@@ -140,32 +98,25 @@ describe('TypeOrmUnitOfWork', () => {
     expect(events).toEqual(['a:start', 'a:end', 'b:start', 'b:end']);
   });
 
-  it('commits SQLite units queued together in one COMMIT, and answers each only after it', async () => {
-    const { uow, sql } = unitOfWork('better-sqlite3');
-    const answered: string[] = [];
-    const units = [1, 2, 3].map((n) =>
-      uow
-        .run(async () => n)
-        .then((value) => {
-          answered.push(`${value} after ${sql.log.join(',')}`);
-        }),
-    );
-    await Promise.all(units);
-    expect(sql.log).toEqual(['unit', 'unit', 'unit', 'commit:3']);
-    expect(answered).toEqual([
-      '1 after unit,unit,unit,commit:3',
-      '2 after unit,unit,unit,commit:3',
-      '3 after unit,unit,unit,commit:3',
-    ]);
-    // A unit on its own commits at once.
-    await uow.run(async () => 4);
-    expect(sql.log.slice(4)).toEqual(['unit', 'commit:1']);
+  it('opens SQLite transactions without an isolation level, the only one it has', async () => {
+    const { uow, host } = unitOfWork('better-sqlite3');
+    await uow.run(async () => 1);
+    expect(host.opened).toEqual([undefined]);
   });
 
-  it('caps a SQLite batch at 32 units', async () => {
-    const { uow, sql } = unitOfWork('better-sqlite3');
-    await Promise.all(Array.from({ length: 40 }, (_, n) => uow.run(async () => n)));
-    expect(sql.log.filter((entry) => entry.startsWith('commit'))).toEqual(['commit:32', 'commit:8']);
+  it('lets a SQLite read wait for the running transaction, and never runs it inside one', async () => {
+    const { uow, host } = unitOfWork('better-sqlite3');
+    const events: string[] = [];
+    const write = uow.run(async () => {
+      events.push('write:start');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      events.push('write:end');
+    });
+    const read = uow.read(async () => {
+      events.push(`read:${host.active ? 'in a transaction' : 'alone'}`);
+    });
+    await Promise.all([write, read]);
+    expect(events).toEqual(['write:start', 'write:end', 'read:alone']);
   });
 
   it('keeps the SQLite queue going after a failed transaction', async () => {
