@@ -25,10 +25,35 @@ import { isoDateTime } from '../domain/date-time';
  * - While draining (SIGTERM) every response says `Connection: close`.
  */
 
-/** The socket's response in progress (Node's own bookkeeping, as used by its clientError handling). */
-type HttpSocket = Socket & { _httpMessage?: ServerResponse | null };
+type HttpSocket = Socket;
 
 const tracked = new WeakMap<Server, Set<HttpSocket>>();
+/**
+ * The responses of each connection not yet finished, in the order their requests arrived (a
+ * pipelining client may send several): the first is the one being written, as Node writes them
+ * one after another. Kept from the server's public 'request' event.
+ */
+const responses = new WeakMap<Socket, ServerResponse[]>();
+const trackingServers = new WeakSet<Server>();
+
+function trackResponses(server: Server): void {
+  if (trackingServers.has(server)) return;
+  trackingServers.add(server);
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    let queue = responses.get(socket);
+    if (!queue) responses.set(socket, (queue = []));
+    queue.push(response);
+  });
+}
+
+/** The response being written on the socket, if a request is in progress there. */
+function responseInProgress(socket: Socket): ServerResponse | undefined {
+  const queue = responses.get(socket);
+  if (!queue) return undefined;
+  while (queue.length > 0 && queue[0]!.writableFinished) queue.shift();
+  return queue[0];
+}
 const draining = new WeakSet<Server>();
 /** Sockets whose request was cut for taking too long: their unfinished body is a 408, not a 400. */
 const timedOut = new WeakSet<Socket>();
@@ -85,6 +110,7 @@ export function applyConnectionLimits(app: NestFastifyApplication): void {
     server.maxConnections = maxConnections;
     server.on('drop', dropLogger(maxConnections, logger));
   }
+  trackResponses(server);
   const sockets = new Set<HttpSocket>();
   tracked.set(server, sockets);
   server.on('connection', (socket: HttpSocket) => {
@@ -185,7 +211,7 @@ function rawErrorResponse(status: number): string {
  */
 function answerAndClose(socket: HttpSocket, status: number, response = rawErrorResponse(status)): void {
   if (socket.destroyed) return;
-  const inProgress = socket._httpMessage;
+  const inProgress = responseInProgress(socket);
   if (!socket.writable || (inProgress?.headersSent && !inProgress.writableFinished)) {
     socket.destroy();
     return;
@@ -202,9 +228,8 @@ const bodyWaiters = new WeakMap<Socket, () => void>();
 
 /** Runs `then` once every response in progress on the socket is finished (pipelined ones included). */
 function afterResponses(socket: HttpSocket, then: () => void): void {
-  const response = socket._httpMessage;
-  if (!response || response.writableFinished) return then();
-  // Node's own 'finish' listener, registered first, attaches the next pipelined response if any.
+  const response = responseInProgress(socket);
+  if (!response) return then();
   response.once('finish', () => afterResponses(socket, then));
 }
 
@@ -231,7 +256,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  const response = httpSocket._httpMessage;
+  const response = responseInProgress(httpSocket);
   if (response && !response.writableFinished && !response.headersSent) {
     if (response.req.complete) {
       afterResponses(httpSocket, () => answerAndClose(httpSocket, status));
@@ -271,6 +296,7 @@ export function whenBodyBroken(request: IncomingMessage, onBroken: () => void): 
  *   request is served like any other (authentication first, D8).
  */
 export function answerEveryRequest(server: Server): void {
+  trackResponses(server);
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     server.emit('request', request, response);
@@ -317,13 +343,13 @@ export function beginDrain(server: Server): Drain {
   const sockets = tracked.get(server) ?? new Set<HttpSocket>();
   return {
     hasIdle: () => {
-      for (const socket of sockets) if (!socket._httpMessage) return true;
+      for (const socket of sockets) if (!responseInProgress(socket)) return true;
       return false;
     },
     cutUnreceived: () => {
       let cut = 0;
       for (const socket of sockets) {
-        const response = socket._httpMessage;
+        const response = responseInProgress(socket);
         if (!response || !response.req.complete) {
           timedOut.add(socket);
           answerAndClose(socket, 408);
