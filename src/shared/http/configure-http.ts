@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, ServerResponse } from 'node:http';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig, type HttpLimits } from '../../config/app-config';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { Clock } from '../domain/clock';
 import { Metrics } from '../management/metrics';
 import { apiKeyHook } from './api-key.hook';
 import { corsHook } from './cors';
-import { answerClientError, answerEveryRequest, closeConnectionWhenDone } from './connection-limits';
+import {
+  answerClientError,
+  answerEveryRequest,
+  checkingIntervalFor,
+  closeConnectionWhenDone,
+} from './connection-limits';
 import { wrapInEnvelope } from './envelope';
 import { FairTurns } from './fair-turns';
 import { HttpExceptionFilter } from './http-exception.filter';
@@ -51,9 +56,18 @@ export function escapePercentInPath(url: string): string {
 /** Longer than any request line Node accepts (its 16 KiB header limit): no path id is refused for length. */
 const MAX_PARAM_LENGTH = 65_536;
 
-export function createHttpAdapter(): FastifyAdapter {
+export function createHttpAdapter(limits: HttpLimits): FastifyAdapter {
   const instance: { fastify?: FastifyInstance } = {};
   const adapter = new ApiFastifyAdapter({
+    // The whole request within HTTP_REQUEST_TIMEOUT_MS and its headers within
+    // HTTP_HEADERS_TIMEOUT_MS, checked every tenth of the shorter one (at most every second); an
+    // HTTP/1.1 request without Host is served like any other, authentication first (D8).
+    requestTimeout: limits.requestTimeoutMs,
+    http: {
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: checkingIntervalFor(limits),
+      requireHostHeader: false,
+    },
     // The router answers neither a path that does not decode (FST_ERR_BAD_URL, 400) nor a path
     // parameter over 100 characters (FST_ERR_MAX_PARAM_LENGTH, 414) itself, outside the contract's
     // shapes and before the API-key check: the first is routed again with its `%` escaped, the
@@ -75,7 +89,7 @@ export function createHttpAdapter(): FastifyAdapter {
     return503OnClosing: false,
     forceCloseConnections: 'idle',
     // A request or its headers past their deadline (408), unparsable HTTP (400), headers too large
-    // (431): answered in the standard shape. The deadlines are set by applyConnectionLimits.
+    // (431): answered in the standard shape.
     clientErrorHandler: answerClientError,
   });
   instance.fastify = adapter.getInstance() as unknown as FastifyInstance;

@@ -15,7 +15,7 @@ import { isoDateTime } from '../domain/date-time';
  * synchronous onSend check: nothing is added to the work of an ordinary request.
  *
  * - The request headers must arrive within HTTP_HEADERS_TIMEOUT_MS and the whole request, body
- *   included, within HTTP_REQUEST_TIMEOUT_MS (Node's `headersTimeout` / `requestTimeout`, checked
+ *   included, within HTTP_REQUEST_TIMEOUT_MS (fastify's `requestTimeout` and Node's `headersTimeout`, checked
  *   every tenth of the shorter one, at most every second): otherwise 408 in the standard shape and
  *   the connection is closed.
  * - A response sent before the request body was received (401 from the API-key hook, 413) says
@@ -99,11 +99,6 @@ export function applyConnectionLimits(app: NestFastifyApplication): void {
   const limits = app.get(AppConfig).http;
   const server = app.getHttpServer() as Server;
   const logger = new Logger('Http');
-  server.headersTimeout = limits.headersTimeoutMs;
-  server.requestTimeout = limits.requestTimeoutMs;
-  // A server option that Node reads when the server starts listening (typed only as an option).
-  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval =
-    checkingIntervalFor(limits);
   const openFiles = openFileLimit();
   const maxConnections = limits.maxConnections ?? maxConnectionsFor(openFiles);
   if (maxConnections > 0) {
@@ -297,7 +292,6 @@ export function whenBodyBroken(request: IncomingMessage, onBroken: () => void): 
  */
 export function answerEveryRequest(server: Server): void {
   trackResponses(server);
-  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
   server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
     server.emit('request', request, response);
   });

@@ -35,10 +35,16 @@ export function mysqlConnectionOptions(
 }
 
 /**
- * One data source for both engines. SQLite (better-sqlite3): WAL, foreign keys on, a busy timeout
- * equal to the database bound (for migrations; the service's own transactions wait for another
- * writer asynchronously: SqlDatabase.beginImmediate). MySQL/MariaDB (mysql2): see mysqlConnectionOptions; every
- * statement TypeORM sends (BEGIN, COMMIT, migrations) is bounded by the same timeout.
+ * How long one SQLite statement may block the event loop waiting for another process's write lock.
+ * Longer waits happen between attempts, without blocking: the UnitOfWork runs a unit that found the
+ * lock taken again until its bound, and the migration runner raises the timeout while it migrates.
+ */
+export const SQLITE_BLOCKING_WAIT_MS = 20;
+
+/**
+ * One data source for both engines. SQLite (better-sqlite3): WAL, foreign keys on, the short busy
+ * timeout above. MySQL/MariaDB (mysql2): see mysqlConnectionOptions; every statement TypeORM sends
+ * is bounded by the database timeout.
  */
 export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): DataSourceOptions {
   if (database.kind === 'sqlite') {
@@ -48,14 +54,11 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
       type: 'better-sqlite3',
       database: database.path,
       enableWAL: !inMemory,
-      timeout: timeoutMs,
+      timeout: SQLITE_BLOCKING_WAIT_MS,
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
         db.pragma('foreign_keys = ON');
-        db.pragma(`busy_timeout = ${timeoutMs}`);
         db.pragma('synchronous = NORMAL');
-        // Each unit of work is a SAVEPOINT in the shared transaction (group commit): SQLite copies
-        // every page a unit first touches into a statement journal, a temporary file by default.
-        // In memory it is a copy, not a write (docs/performance.md, rule 26).
+        // Temporary tables and the statement journal of a nested transaction stay in memory.
         db.pragma('temp_store = MEMORY');
       },
     };

@@ -1,6 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
 import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { SQLITE_BLOCKING_WAIT_MS } from './data-source-options';
 import { engineOf } from './database-engine';
 
 const LOCK_NAME = 'prm_schema_migrations';
@@ -21,7 +23,10 @@ const LOCK_POLL_MS = 50;
 export class MigrationRunner {
   private readonly logger = new Logger(MigrationRunner.name);
 
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   async run(): Promise<string[]> {
     if (engineOf(this.dataSource) === 'sqlite') return this.withSqliteLock(() => this.apply());
@@ -53,9 +58,13 @@ export class MigrationRunner {
         if (waited >= LOCK_WAIT_MS) throw new Error('could not acquire the migration lock within 60 s');
         await new Promise((resolve) => setTimeout(resolve, LOCK_POLL_MS));
       }
+      // Migrations are few and long: each statement may wait for another process's write lock up
+      // to the database timeout, then the service's short blocking wait comes back.
+      await this.dataSource.query(`PRAGMA busy_timeout = ${this.config.databaseTimeoutMs}`);
       try {
         return await work();
       } finally {
+        await this.dataSource.query(`PRAGMA busy_timeout = ${SQLITE_BLOCKING_WAIT_MS}`);
         lock.exec('ROLLBACK');
       }
     } finally {
