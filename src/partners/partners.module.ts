@@ -25,6 +25,7 @@ import { VendorPartnerOrmEntity } from './infrastructure/vendor-partner.orm-enti
 import { TypeOrmInvitationRepository } from './infrastructure/typeorm-invitation-repository';
 import { TypeOrmPartnerRepository } from './infrastructure/typeorm-partner-repository';
 import { TypeOrmPartnerUserRepository } from './infrastructure/typeorm-partner-user-repository';
+import { PartnerQueries } from './infrastructure/partners.queries';
 import { PartnerAccessModule } from './partner-access.module';
 
 /**
@@ -46,6 +47,7 @@ import { PartnerAccessModule } from './partner-access.module';
   ],
   controllers: [PartnersController, InvitationsController, PartnerUserActivityController],
   providers: [
+    PartnerQueries,
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
     { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },

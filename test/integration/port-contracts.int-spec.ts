@@ -115,7 +115,8 @@ describe.each([
       expect((await p.users.findByEmail(normalized))?.id).toBe(created!.id);
       expect((await p.users.findInPartnerByEmail(a.id, normalized))?.emailAddress).toBe(address);
       expect(await p.users.findInPartnerByEmail(b.id, normalized)).toBeNull();
-      expect(await p.users.lockInPartner(b.id, created!.id)).toBeNull();
+      // a lock is held until the transaction ends: it is taken inside a unit (TypeORM refuses it outside one)
+      expect(await p.uow.run(() => p.users.lockInPartner(b.id, created!.id))).toBeNull();
     });
   });
 

@@ -1,18 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { PartnerAccess } from '../application/partner-access';
+import { VendorPartnerOrmEntity } from './vendor-partner.orm-entity';
 
 @Injectable()
 export class TypeOrmPartnerAccess extends PartnerAccess {
-  constructor(private readonly db: SqlDatabase) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
   }
 
-  async isConnected(vendorId: number, partnerId: number): Promise<boolean> {
-    const row = await this.db.one(
-      'SELECT 1 AS connected FROM vendor_partners WHERE vendor_id = ? AND partner_id = ?',
-      [vendorId, partnerId],
-    );
-    return row !== undefined;
+  /** D25: answered by the primary key of vendor_partners (vendor_id, partner_id). */
+  isConnected(vendorId: number, partnerId: number): Promise<boolean> {
+    return this.txHost.tx.getRepository(VendorPartnerOrmEntity).existsBy({ vendorId, partnerId });
   }
 }
