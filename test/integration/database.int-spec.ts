@@ -93,7 +93,7 @@ describe('UnitOfWork on the database under test', () => {
     expect(await countVendors(name)).toBe(1);
   });
 
-  it('saves every unit queued beside failing ones, and answers each only once it is committed (SQLite: group commit)', async () => {
+  it('saves every unit queued beside failing ones, and answers each only once it is committed', async () => {
     const prefix = unique('batch');
     const outcomes = await Promise.allSettled(
       Array.from({ length: 30 }, (_, i) =>
