@@ -46,6 +46,17 @@ module.exports = {
       to: { path: '^src/$1/index\\.ts$' },
     },
     {
+      name: 'no-circular',
+      comment:
+        'No file reaches itself through its imports, type-only ones included: a cycle between modules ' +
+        'ties them into one (neither can change, load or be tested without the other), and at run time ' +
+        'one side of it sees the other half-loaded. Events go the other way, through the DomainEvents ' +
+        'port of shared/ (docs/architecture.md, "Between modules").',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
       name: 'not-to-unresolvable',
       comment: 'An import that resolves to no file.',
       severity: 'error',

@@ -3,24 +3,18 @@ import { AppConfigModule } from './config/config.module';
 import { databaseSchema } from './database';
 import { Clock, SystemClock } from './shared/domain/clock';
 import { DatabaseModule } from './shared/infrastructure/database/database.module';
-import { ApiWebhookPayloads } from './webhook-payloads';
-import { WebhookPayloads } from './webhooks';
 
 const database = DatabaseModule.forRoot(databaseSchema);
 
 /**
  * What every module may use: configuration, the clock, the database with every module's schema
  * and its UnitOfWork. At the composition root, beside app.module.ts, because it is where the
- * modules are joined: the database's entities and migrations (src/database.ts) and the one binding
- * that spans modules, the webhook payloads (src/webhook-payloads.ts).
+ * modules are joined: the database's entities and migrations (src/database.ts).
  */
 @Global()
 @Module({
   imports: [AppConfigModule, database],
-  providers: [
-    { provide: Clock, useClass: SystemClock },
-    { provide: WebhookPayloads, useClass: ApiWebhookPayloads },
-  ],
-  exports: [Clock, AppConfigModule, database, WebhookPayloads],
+  providers: [{ provide: Clock, useClass: SystemClock }],
+  exports: [Clock, AppConfigModule, database],
 })
 export class SharedModule {}

@@ -6,6 +6,3 @@ export { LeadsModule } from './leads.module';
 export { LeadImportModule } from './lead-import.module';
 export { leadsSchema } from './infrastructure/leads.schema';
 export { leadCommands } from './cli/lead.commands';
-export type { LeadView } from './application/lead-views';
-/** The API's Lead, which webhook payloads repeat (X18). */
-export { toLeadResponse } from './http/lead.response';

@@ -15,6 +15,8 @@ import { ApproveLeadUseCase } from './application/approve-lead.use-case';
 import { ArchiveLeadUseCase } from './application/archive-lead.use-case';
 import { RejectLeadUseCase } from './application/reject-lead.use-case';
 import { LeadViews } from './application/lead-views';
+import { LeadEvents } from './application/lead-events';
+import { ApiLeadEvents } from './http/api-lead-events';
 import { CreateLeadUseCase } from './application/create-lead.use-case';
 import { ReplaceLeadUseCase } from './application/replace-lead.use-case';
 import { UpdateLeadUseCase } from './application/update-lead.use-case';
@@ -31,12 +33,14 @@ import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead-repository'
     PartnersModule,
     VendorsModule,
     ContactsModule,
+    // binds the shared DomainEvents port that ApiLeadEvents publishes to (X17)
     WebhooksModule,
   ],
   controllers: [PartnerLeadsController, LeadsController],
   providers: [
     { provide: LeadRepository, useClass: TypeOrmLeadRepository },
     { provide: LeadHistory, useClass: TypeOrmLeadHistory },
+    { provide: LeadEvents, useClass: ApiLeadEvents },
     LeadViews,
     LeadOptionCheck,
     LeadOptionInputCheck,

@@ -10,6 +10,8 @@ import { InvitePartnerUseCase } from './application/invite-partner.use-case';
 import { ListPartnerUsersUseCase } from './application/list-partner-users.use-case';
 import { ListPartnersUseCase } from './application/list-partners.use-case';
 import { PartnerInviter } from './application/partner-inviter';
+import { PartnerEvents } from './application/partner-events';
+import { ApiPartnerEvents } from './http/api-partner-events';
 import { InvitationRepository } from './application/invitation-repository';
 import { PartnerRepository } from './application/partner-repository';
 import { PartnerUserRepository } from './application/partner-user-repository';
@@ -42,6 +44,7 @@ import { PartnerAccessModule } from './partner-access.module';
     ]),
     MailModule,
     VendorsModule,
+    // binds the shared DomainEvents port that ApiPartnerEvents publishes to (X17)
     WebhooksModule,
     PartnerAccessModule,
   ],
@@ -51,6 +54,7 @@ import { PartnerAccessModule } from './partner-access.module';
     { provide: PartnerRepository, useClass: TypeOrmPartnerRepository },
     { provide: PartnerUserRepository, useClass: TypeOrmPartnerUserRepository },
     { provide: InvitationRepository, useClass: TypeOrmInvitationRepository },
+    { provide: PartnerEvents, useClass: ApiPartnerEvents },
     PartnerInviter,
     InvitePartnerUseCase,
     ReinvitePartnerUseCase,

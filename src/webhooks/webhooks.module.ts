@@ -4,6 +4,9 @@ import { DestinationGuard } from './application/destination-guard';
 import { WebhookDeliveries } from './application/webhook-deliveries';
 import { WebhookEndpoints } from './application/webhook-endpoints';
 import { WebhookEvents } from './application/webhook-events';
+import { WebhookDomainEvents } from './application/webhook-domain-events';
+import { WebhookPayloads } from './application/webhook-payloads';
+import { DomainEvents } from '../shared/application/domain-events';
 import { DeleteWebhookUseCase } from './application/delete-webhook.use-case';
 import { ListDeliveriesUseCase } from './application/list-deliveries.use-case';
 import { ListWebhooksUseCase } from './application/list-webhooks.use-case';
@@ -26,8 +29,9 @@ import { TypeOrmWebhookEndpoints } from './infrastructure/typeorm-webhook-endpoi
 import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
 
 /**
- * Outgoing webhooks (X16-X19, docs/webhooks.md): endpoints, the WebhookEvents port use cases write
- * events to inside their transaction, and the delivery worker.
+ * Outgoing webhooks (X16-X19, docs/webhooks.md): endpoints, the `DomainEvents` port (shared) that use
+ * cases publish events to inside their transaction, stored by `WebhookEvents`, and the delivery worker.
+ * A module that publishes imports this one for the binding only; its code names the shared port.
  */
 @Module({
   imports: [
@@ -37,6 +41,8 @@ import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
   providers: [
     { provide: WebhookEndpoints, useClass: TypeOrmWebhookEndpoints },
     { provide: WebhookEvents, useClass: TypeOrmWebhookEvents },
+    { provide: DomainEvents, useClass: WebhookDomainEvents },
+    WebhookPayloads,
     { provide: WebhookDeliveries, useClass: TypeOrmWebhookDeliveries },
     { provide: DestinationGuard, useClass: DnsDestinationGuard },
     { provide: WebhookDispatcherSettings, useValue: new WebhookDispatcherSettings() },
@@ -50,6 +56,6 @@ import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
     ListDeliveriesUseCase,
     ReplayDeliveryUseCase,
   ],
-  exports: [WebhookEvents, WebhookDispatcher, DeliveryQueue],
+  exports: [DomainEvents, WebhookDispatcher, DeliveryQueue],
 })
 export class WebhooksModule {}

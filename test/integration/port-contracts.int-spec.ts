@@ -1,4 +1,5 @@
 import { TestingModule } from '@nestjs/testing';
+import { DataSource } from 'typeorm';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
 import { LeadsModule } from '../../src/leads';
@@ -8,10 +9,12 @@ import { ConcurrentWriteConflict } from '../../src/partners/application/concurre
 import { PartnerRepository } from '../../src/partners/application/partner-repository';
 import { PartnerUserRepository } from '../../src/partners/application/partner-user-repository';
 import { PartnerUser } from '../../src/partners/domain/partner-user';
+import { DomainEvents } from '../../src/shared/application/domain-events';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { DuplicateEntryError } from '../../src/shared/domain/domain-error';
 import { VendorsModule } from '../../src/vendors';
 import { CreateVendorUseCase } from '../../src/vendors/application/create-vendor.use-case';
+import { WebhookEndpoints } from '../../src/webhooks/application/webhook-endpoints';
 import { inMemoryAdapters } from '../support/in-memory';
 import { LeadMother } from '../support/lead-mother';
 import { PartnerAggregateMother } from '../support/partner-aggregate-mother';
@@ -28,6 +31,10 @@ interface Ports {
   access: PartnerAccess;
   users: PartnerUserRepository;
   leads: LeadRepository;
+  events: DomainEvents;
+  endpoints: WebhookEndpoints;
+  /** the bodies of the webhook events stored for the vendor, oldest first, as they will be sent */
+  storedEvents(vendorId: number): Promise<string[]>;
   vendorIds: [number, number];
   close(): Promise<void>;
 }
@@ -38,12 +45,21 @@ async function typeOrmPorts(): Promise<Ports> {
       b.overrideProvider(MailDispatcherSettings).useValue(new MailDispatcherSettings({ autoStart: false })),
   });
   const createVendor = context.get(CreateVendorUseCase);
+  const dataSource = context.get(DataSource);
   return {
     uow: context.get(UnitOfWork),
     partners: context.get(PartnerRepository),
     access: context.get(PartnerAccess),
     users: context.get(PartnerUserRepository),
     leads: context.get(LeadRepository),
+    events: context.get(DomainEvents),
+    endpoints: context.get(WebhookEndpoints),
+    storedEvents: async (vendorId) =>
+      (
+        (await dataSource.query('SELECT payload FROM webhook_events WHERE vendor_id = ? ORDER BY id', [
+          vendorId,
+        ])) as { payload: string }[]
+      ).map((row) => row.payload),
     vendorIds: [
       (await createVendor.execute(unique('Vendor'))).vendorId,
       (await createVendor.execute(unique('Vendor'))).vendorId,
@@ -60,6 +76,10 @@ async function inMemoryPorts(): Promise<Ports> {
     access: a.partnerAccess,
     users: a.users,
     leads: a.leads,
+    events: a.domainEvents,
+    endpoints: a.webhookEndpoints,
+    storedEvents: async (vendorId) =>
+      a.webhookTables.events.all((e) => e.vendorId === vendorId).map((e) => e.payload),
     vendorIds: [a.vendors.add('A'), a.vendors.add('B')],
     close: async () => undefined,
   };
@@ -228,6 +248,54 @@ describe.each([
         await p.leads.update(locked);
       });
       expect((await p.leads.findForVendor(first.id!, vendorId))!.archived).toBe(true);
+    });
+  });
+
+  describe('DomainEvents, as webhooks (X17, X18)', () => {
+    const data = { id: 7, emailAddress: 'Ünïcode <x>@contract.test', users: [], invitedAt: null };
+    const subscribed = async (vendorId: number, events: string[]) =>
+      p.uow.run(() =>
+        p.endpoints.add({
+          vendorId,
+          url: 'https://hooks.example.com/in',
+          events,
+          description: null,
+          secret: 'whsec_AAAA',
+          createdAt: now,
+          disabledAt: null,
+        }),
+      );
+
+    it('stores {id, type, createdAt, data} with the data exactly as published, for a subscribed type only', async () => {
+      const [vendorId] = p.vendorIds;
+      await subscribed(vendorId, ['partner.reinvited']);
+      const before = (await p.storedEvents(vendorId)).length;
+      await p.uow.run(() => p.events.publish({ type: 'partner.reinvited', vendorId, data }));
+      await p.uow.run(() => p.events.publish({ type: 'lead.created', vendorId, data }));
+      const stored = (await p.storedEvents(vendorId)).slice(before);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatch(
+        /^\{"id":"evt_[0-9a-f]{32}","type":"partner\.reinvited","createdAt":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z",/,
+      );
+      expect(stored[0]!.endsWith(`,"data":${JSON.stringify(data)}}`)).toBe(true);
+    });
+
+    it('refuses outside a transaction, and a change that fails takes its event with it', async () => {
+      const vendorId = p.vendorIds[1];
+      await subscribed(vendorId, ['*']);
+      const before = (await p.storedEvents(vendorId)).length;
+      const event = { type: 'lead.archived', vendorId, data };
+      await expect(p.events.publish(event)).rejects.toThrow('inside UnitOfWork.run');
+      await expect(
+        p.uow.run(async () => {
+          await p.events.publish(event);
+          throw new Error('the change fails after its event');
+        }),
+      ).rejects.toThrow('the change fails');
+      await expect(p.uow.run(() => p.events.publish({ ...event, type: 'lead.archivd' }))).rejects.toThrow(
+        'is not a webhook event type',
+      );
+      expect(await p.storedEvents(vendorId)).toHaveLength(before);
     });
   });
 });

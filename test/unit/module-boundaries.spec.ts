@@ -64,6 +64,13 @@ describe('module boundaries (docs/architecture.md, "Between modules"), checked b
           "import { LeadsModule } from './leads/leads.module';\nexport const modules = [LeadsModule];\n",
         'src/leads/application/list-leads.use-case.ts':
           "import { LeadsModule } from '../index';\nexport const module = LeadsModule;\n",
+        // two modules through their public faces, each allowed alone, and a type-only import closing the circle
+        'src/partners/application/partner-events.ts':
+          "import { LeadsModule } from '../../leads';\nexport const modules = [LeadsModule];\n",
+        'src/leads/leads.module.ts':
+          "import type { PartnerAccess } from '../partners';\nexport class LeadsModule {}\nexport type P = PartnerAccess;\n",
+        'src/partners/index.ts':
+          "export { PartnerAccess } from './application/partner-access';\nexport * from './application/partner-events';\n",
       });
     });
 
@@ -91,6 +98,11 @@ describe('module boundaries (docs/architecture.md, "Between modules"), checked b
         'a module importing its own public face',
         'no-import-of-own-public-face',
         'src/leads/application/list-leads.use-case.ts → src/leads/index.ts',
+      ],
+      [
+        'two modules importing each other, even through their public faces and by type only',
+        'no-circular',
+        'src/leads/index.ts → ',
       ],
     ])('on %s', (_case, rule, edge) => {
       expect(result.output).toContain(`${rule}: ${edge}`);

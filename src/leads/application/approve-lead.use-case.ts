@@ -7,7 +7,7 @@ import { contactFromLead } from './contact-from-lead';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadApproval, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks';
+import { LeadEvents } from './lead-events';
 import { lockedLead, saveChanged } from './lead-state-change';
 
 /** docs/api.md 10: approve and convert into a contact; retry-safe, one contact per lead (D32). */
@@ -20,7 +20,7 @@ export class ApproveLeadUseCase {
     private readonly history: LeadHistory,
     private readonly contacts: ContactRepository,
     private readonly views: LeadViews,
-    private readonly events: WebhookEvents,
+    private readonly events: LeadEvents,
   ) {}
 
   execute(actor: Actor, leadId: number): Promise<LeadApproval> {

@@ -5,7 +5,7 @@ import { Clock } from '../../shared/domain/clock';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks';
+import { LeadEvents } from './lead-events';
 import { lockedLead, saveChanged } from './lead-state-change';
 
 /** docs/api.md 12: hide from listings; archiving an archived lead changes nothing (D34). */
@@ -17,7 +17,7 @@ export class ArchiveLeadUseCase {
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
     private readonly views: LeadViews,
-    private readonly events: WebhookEvents,
+    private readonly events: LeadEvents,
   ) {}
 
   execute(actor: Actor, leadId: number): Promise<LeadView> {

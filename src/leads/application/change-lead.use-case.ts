@@ -9,7 +9,7 @@ import { historyEntries } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks';
+import { LeadEvents } from './lead-events';
 import { leadEmailTaken } from '../domain/lead-email-taken';
 
 /** Replace (PUT, docs/api.md 8) and update (PATCH, docs/api.md 9) share everything but how the lead changes. */
@@ -21,7 +21,7 @@ export abstract class ChangeLeadUseCase<I extends LeadDetailsPatch> {
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
     private readonly views: LeadViews,
-    private readonly events: WebhookEvents,
+    private readonly events: LeadEvents,
   ) {}
 
   protected abstract apply(lead: Lead, input: I, now: Date): boolean;

@@ -11,7 +11,7 @@ import { historyEntries } from '../domain/lead-history';
 import { LeadHistory } from './lead-history';
 import { LeadRepository } from './lead-repository';
 import { LeadView, LeadViews } from './lead-views';
-import { WebhookEvents } from '../../webhooks';
+import { LeadEvents } from './lead-events';
 
 /**
  * docs/api.md 5. Ownership: the partner from the path, the vendor from the API key, never the body.
@@ -26,7 +26,7 @@ export class CreateLeadUseCase {
     private readonly leads: LeadRepository,
     private readonly history: LeadHistory,
     private readonly views: LeadViews,
-    private readonly events: WebhookEvents,
+    private readonly events: LeadEvents,
   ) {}
 
   execute(actor: Actor, partnerId: number, details: Partial<LeadDetails>): Promise<LeadView> {

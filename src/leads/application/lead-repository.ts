@@ -1,6 +1,6 @@
 import { Lead } from '../domain/lead';
 import { LeadListQuery } from '../domain/lead-list-query';
-import type { LeadView } from './lead-views';
+import type { LeadView } from './lead-view';
 
 export abstract class LeadRepository {
   /** Stores a new lead and gives it its id. DuplicateEntryError (emailAddress) when the email is taken (D27). */

@@ -1,18 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Lead } from '../domain/lead';
 import { LeadRepository } from './lead-repository';
+import type { LeadView } from './lead-view';
 
-/** A lead as the API shows it: the aggregate plus isDuplicate, computed when read (D28). */
-export interface LeadView {
-  lead: Lead;
-  isDuplicate: boolean;
-}
-
-/** LeadApprovalResult (docs/api.md 10). */
-export interface LeadApproval {
-  lead: LeadView;
-  contactId: number;
-}
+// The types live in lead-view.ts, which LeadRepository imports too: from here they would make the
+// two files import each other, which the no-circular rule refuses (docs/architecture.md).
+export type { LeadApproval, LeadView } from './lead-view';
 
 @Injectable()
 export class LeadViews {

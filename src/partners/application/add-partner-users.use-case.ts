@@ -6,7 +6,7 @@ import { PartnerUser, PartnerUserRequest } from '../domain/partner-user';
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks';
+import { PartnerEvents } from './partner-events';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
 
@@ -19,7 +19,7 @@ export class AddPartnerUsersUseCase {
     private readonly partners: PartnerRepository,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
-    private readonly events: WebhookEvents,
+    private readonly events: PartnerEvents,
   ) {}
 
   execute(vendorId: number, partnerId: number, requested: PartnerUserRequest[]): Promise<PartnerUser[]> {

@@ -8,7 +8,7 @@ import { initialUsers, PartnerUser, PartnerUserRequest } from '../domain/partner
 import { runRetryingConflict } from './conflict-retry';
 import { assertNoDuplicateEmails, errorOfConflict } from './duplicate-emails';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks';
+import { PartnerEvents } from './partner-events';
 import { PartnerAccess } from './partner-access';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
@@ -35,7 +35,7 @@ export class InvitePartnerUseCase {
     private readonly access: PartnerAccess,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
-    private readonly events: WebhookEvents,
+    private readonly events: PartnerEvents,
   ) {}
 
   execute(vendorId: number, input: InvitePartnerInput): Promise<InvitePartnerResult> {

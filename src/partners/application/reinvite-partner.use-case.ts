@@ -4,7 +4,7 @@ import { Clock } from '../../shared/domain/clock';
 import { NotFoundError } from '../../shared/domain/domain-error';
 import { normalizeEmail } from '../../shared/domain/email';
 import { PartnerInviter } from './partner-inviter';
-import { WebhookEvents } from '../../webhooks';
+import { PartnerEvents } from './partner-events';
 import { PartnerRepository } from './partner-repository';
 import { PartnerUserRepository } from './partner-user-repository';
 
@@ -17,7 +17,7 @@ export class ReinvitePartnerUseCase {
     private readonly partners: PartnerRepository,
     private readonly users: PartnerUserRepository,
     private readonly inviter: PartnerInviter,
-    private readonly events: WebhookEvents,
+    private readonly events: PartnerEvents,
   ) {}
 
   execute(vendorId: number, partnerId: number, emailAddress: string): Promise<void> {

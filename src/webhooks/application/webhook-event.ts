@@ -1,17 +1,11 @@
-import type { LeadView } from '../../leads';
-import type { Partner, PartnerUser } from '../../partners';
+import type { WebhookEventType } from '../domain/webhook-event-type';
 
 /**
- * What a use case reports (X17). The WebhookPayloads port turns it into the event's `data`, built by
- * the same functions as the API's answers, so a receiver reads the Partner, PartnerUser and Lead it knows
- * (docs/webhooks.md lists each payload).
+ * An event as this module stores and sends it (X17, X18): one of its types, and the `data` the
+ * publishing module rendered (a `DomainEvent`'s, docs/webhooks.md lists each). This module reads
+ * nothing in `data`: it knows no Lead or Partner, and imports neither module.
  */
-export type WebhookEvent =
-  | { type: 'partner.invited'; partner: Partner; users: PartnerUser[] }
-  | { type: 'partner.users_invited'; partner: Partner; users: PartnerUser[] }
-  | { type: 'partner.reinvited'; partner: Partner; emailAddress: string }
-  | { type: 'lead.created'; lead: LeadView }
-  | { type: 'lead.updated'; lead: LeadView; changedFields: readonly string[] }
-  | { type: 'lead.approved'; lead: LeadView; contactId: number }
-  | { type: 'lead.rejected'; lead: LeadView }
-  | { type: 'lead.archived'; lead: LeadView };
+export interface WebhookEvent {
+  readonly type: WebhookEventType;
+  readonly data: Record<string, unknown>;
+}

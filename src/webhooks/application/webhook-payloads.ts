@@ -1,11 +1,15 @@
+import { Injectable } from '@nestjs/common';
 import type { WebhookEvent } from './webhook-event';
 
 /**
- * Port: the `data` of an event (X18), the Partner, PartnerUser list or Lead exactly as the API
- * returns them, plus what the event adds (docs/webhooks.md). The builders belong to the partners
- * and leads modules, which publish events through this module: so the adapter is bound at the
- * composition root (`src/webhook-payloads.ts`), and this module depends on neither.
+ * The `data` of the body sent (X18): the event's own, as the publishing module rendered it with the
+ * functions of its API's answers (docs/webhooks.md). Nothing is added nor rebuilt here, so the body is
+ * what the module wrote; a class of its own because the event store (`WebhookEvents`' adapters) asks
+ * it for the data.
  */
-export abstract class WebhookPayloads {
-  abstract dataOf(event: WebhookEvent): Record<string, unknown>;
+@Injectable()
+export class WebhookPayloads {
+  dataOf(event: WebhookEvent): Record<string, unknown> {
+    return event.data;
+  }
 }

@@ -12,6 +12,10 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
+export function isWebhookEventType(type: string): type is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(type);
+}
+
 /** `["*"]` subscribes an endpoint to every type, present and future (X16). */
 export const ALL_EVENTS = '*';
 

@@ -10,7 +10,9 @@ import {
   InMemoryPartnerUserRepository,
 } from './partners';
 import { InMemoryUnitOfWork, ManualClock } from './shared';
-import { ApiWebhookPayloads } from '../../../src/webhook-payloads';
+import { ApiLeadEvents } from '../../../src/leads/http/api-lead-events';
+import { ApiPartnerEvents } from '../../../src/partners/http/api-partner-events';
+import { WebhookDomainEvents } from '../../../src/webhooks/application/webhook-domain-events';
 import {
   InMemoryApiKeyRepository,
   InMemoryLeadOptionRepository,
@@ -51,6 +53,9 @@ export function inMemoryAdapters(env: Record<string, string> = {}) {
   const contacts = new InMemoryContactRepository(uow);
   const leads = new InMemoryLeadRepository(uow, contacts);
   const webhookTables = new InMemoryWebhookTables(uow);
+  const webhookEvents = new InMemoryWebhookEvents(uow, webhookTables, clock);
+  // bound as the modules bind them: webhooks implements the shared port, leads and partners render
+  const domainEvents = new WebhookDomainEvents(webhookEvents);
   return {
     uow,
     clock,
@@ -70,7 +75,10 @@ export function inMemoryAdapters(env: Record<string, string> = {}) {
     outbox: new InMemoryOutbox(uow),
     webhookTables,
     webhookEndpoints: new InMemoryWebhookEndpoints(webhookTables),
-    webhookEvents: new InMemoryWebhookEvents(uow, webhookTables, clock, new ApiWebhookPayloads()),
+    webhookEvents,
+    domainEvents,
+    leadEvents: new ApiLeadEvents(domainEvents),
+    partnerEvents: new ApiPartnerEvents(domainEvents),
     webhookDeliveries: new InMemoryWebhookDeliveries(webhookTables),
     destinationGuard: new StubDestinationGuard(),
     idempotencyStore: new InMemoryIdempotencyStore(uow),

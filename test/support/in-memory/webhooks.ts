@@ -7,7 +7,8 @@ import {
 } from '../../../src/webhooks/application/webhook-deliveries';
 import { WebhookEndpoint, WebhookEndpoints } from '../../../src/webhooks/application/webhook-endpoints';
 import { isSubscribed, WebhookEventType } from '../../../src/webhooks/domain/webhook-event-type';
-import { type WebhookEvent, WebhookEvents, WebhookPayloads } from '../../../src/webhooks';
+import type { WebhookEvent } from '../../../src/webhooks/application/webhook-event';
+import { WebhookEvents } from '../../../src/webhooks/application/webhook-events';
 import { Clock } from '../../../src/shared/domain/clock';
 import { InMemoryUnitOfWork, Table } from './shared';
 
@@ -90,13 +91,15 @@ export class InMemoryWebhookEndpoints extends WebhookEndpoints {
   }
 }
 
-/** X17: the event and one delivery per subscribed endpoint, in the caller's transaction only. */
+/**
+ * X17: the event and one delivery per subscribed endpoint, in the caller's transaction only. The
+ * `DomainEvents` port of the in-memory world is the module's own `WebhookDomainEvents` over this.
+ */
 export class InMemoryWebhookEvents extends WebhookEvents {
   constructor(
     private readonly uow: InMemoryUnitOfWork,
     private readonly tables: InMemoryWebhookTables,
     private readonly clock: Clock,
-    private readonly payloads: WebhookPayloads,
   ) {
     super();
   }
@@ -114,7 +117,8 @@ export class InMemoryWebhookEvents extends WebhookEvents {
       id: eventId,
       type: event.type,
       createdAt: now.toISOString(),
-      data: this.payloads.dataOf(event),
+      // the data as the publishing module rendered it, as WebhookPayloads hands it to the SQL adapter
+      data: event.data,
     });
     const row = this.tables.events.insert({ eventId, vendorId, type: event.type, payload, createdAt: now });
     for (const endpoint of subscribed) {

@@ -25,7 +25,7 @@ export function leadsSetup() {
   const a = inMemoryAdapters();
   const views = new LeadViews(a.leads);
   const optionCheck = new LeadOptionCheck(a.uow, a.leadOptions);
-  const write = [a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents] as const;
+  const write = [a.uow, a.clock, a.leads, a.leadHistory, views, a.leadEvents] as const;
   const seed = seeding(a);
   return {
     ...a,
@@ -40,21 +40,13 @@ export function leadsSetup() {
       a.leads,
       a.leadHistory,
       views,
-      a.webhookEvents,
+      a.leadEvents,
     ),
     replace: new ReplaceLeadUseCase(...write),
     update: new UpdateLeadUseCase(...write),
-    approve: new ApproveLeadUseCase(
-      a.uow,
-      a.clock,
-      a.leads,
-      a.leadHistory,
-      a.contacts,
-      views,
-      a.webhookEvents,
-    ),
-    reject: new RejectLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents),
-    archive: new ArchiveLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.webhookEvents),
+    approve: new ApproveLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, a.contacts, views, a.leadEvents),
+    reject: new RejectLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.leadEvents),
+    archive: new ArchiveLeadUseCase(a.uow, a.clock, a.leads, a.leadHistory, views, a.leadEvents),
     get: new GetLeadUseCase(a.uow, a.leads),
     history: new GetLeadHistoryUseCase(a.uow, a.leads, a.leadHistory),
     list: new ListLeadsUseCase(a.uow, a.partnerAccess, a.leads),

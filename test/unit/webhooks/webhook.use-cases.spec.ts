@@ -1,4 +1,3 @@
-import { Partner } from '../../../src/partners/domain/partner';
 import { NotFoundError, ValidationError } from '../../../src/shared/domain/domain-error';
 import { DeleteWebhookUseCase } from '../../../src/webhooks/application/delete-webhook.use-case';
 import {
@@ -19,34 +18,18 @@ function webhooksSetup(env: Record<string, string> = {}) {
     remove: new DeleteWebhookUseCase(a.uow, a.webhookEndpoints, a.clock),
     deliveries: new ListDeliveriesUseCase(a.uow, a.webhookEndpoints, a.webhookDeliveries),
     replay: new ReplayDeliveryUseCase(a.uow, a.webhookEndpoints, a.webhookDeliveries, a.clock),
-    /** An event of the vendor written as a use case writes it (X17). */
+    /** An event of the vendor published as a use case publishes it (X17). */
     publish(vendorId: number) {
-      return a.uow.run(() =>
-        a.webhookEvents.publish(vendorId, {
-          type: 'partner.reinvited',
-          partner: fakePartner,
-          emailAddress: 'a@x.test',
-        }),
-      );
+      return a.uow.run(() => a.domainEvents.publish(reinvited(vendorId)));
     },
   };
 }
 
-// a partner as the payload builder reads it
-const fakePartner = Partner.restore({
-  id: 1,
-  companyName: 'P',
-  description: null,
-  website: null,
-  country: null,
-  companySize: null,
-  contactName: 'C',
-  contactEmailAddress: 'c@x.test',
-  contactPhone: null,
-  contactRole: null,
-  type: null,
-  invitedAt: null,
-  createdAt: new Date(0),
+// the data is the publishing module's (partners renders it); this module only carries it
+const reinvited = (vendorId: number) => ({
+  type: 'partner.reinvited',
+  vendorId,
+  data: { id: 1, emailAddress: 'a@x.test' },
 });
 
 const url = 'https://hooks.example.com/in';
@@ -119,7 +102,7 @@ describe('DeleteWebhookUseCase (X16)', () => {
   });
 });
 
-describe('WebhookEvents (X17)', () => {
+describe('DomainEvents, implemented by webhooks (X17)', () => {
   it('writes one delivery per subscribed endpoint of the vendor, none for others', async () => {
     const t = webhooksSetup();
     const all = await t.register.execute(1, { url, events: ['*'], description: null });
@@ -132,16 +115,21 @@ describe('WebhookEvents (X17)', () => {
   it('refuses to write outside a transaction, and a rollback takes the event with it', async () => {
     const t = webhooksSetup();
     await t.register.execute(1, { url, events: ['*'], description: null });
-    await expect(
-      t.webhookEvents.publish(1, {
-        type: 'partner.reinvited',
-        partner: fakePartner,
-        emailAddress: 'a@x.test',
-      }),
-    ).rejects.toThrow('inside UnitOfWork.run');
+    await expect(t.domainEvents.publish(reinvited(1))).rejects.toThrow('inside UnitOfWork.run');
     t.uow.failNextCommit();
     await expect(t.publish(1)).rejects.toThrow();
     expect([t.webhookTables.events.size, t.webhookTables.deliveries.size]).toEqual([0, 0]);
+  });
+
+  it('sends the data as published, and refuses a type that is no webhook event, rolling the change back', async () => {
+    const t = webhooksSetup();
+    await t.register.execute(1, { url, events: ['*'], description: null });
+    await t.publish(1);
+    expect(t.webhookTables.eventsOf(1).map((e) => e.body.data)).toEqual([reinvited(1).data]);
+    await expect(
+      t.uow.run(() => t.domainEvents.publish({ ...reinvited(1), type: 'partner.reinvitd' })),
+    ).rejects.toThrow("'partner.reinvitd' is not a webhook event type (X17)");
+    expect(t.webhookTables.events.size).toBe(1);
   });
 });
 
