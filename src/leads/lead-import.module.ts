@@ -9,6 +9,7 @@ import { LeadRequestValidator } from './application/lead-request-validator';
 import { ClassValidatorLeadRequestValidator } from './http/class-validator-lead-request-validator';
 import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
+import { LeadQueries } from './infrastructure/leads.queries';
 import { TypeOrmLeadBatchWriter } from './infrastructure/typeorm-lead-batch-writer';
 import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
 
@@ -24,6 +25,7 @@ import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
     VendorsModule,
   ],
   providers: [
+    LeadQueries,
     ImportLeadsUseCase,
     { provide: LeadImportSettings, useValue: new LeadImportSettings() },
     { provide: LeadBatchWriter, useClass: TypeOrmLeadBatchWriter },

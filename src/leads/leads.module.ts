@@ -23,6 +23,7 @@ import { UpdateLeadUseCase } from './application/update-lead.use-case';
 import { LeadsController, PartnerLeadsController } from './http/leads.controller';
 import { LeadHistoryOrmEntity } from './infrastructure/lead-history.orm-entity';
 import { LeadOrmEntity } from './infrastructure/lead.orm-entity';
+import { LeadQueries } from './infrastructure/leads.queries';
 import { TypeOrmLeadHistory } from './infrastructure/typeorm-lead-history';
 import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead-repository';
 
@@ -38,6 +39,7 @@ import { TypeOrmLeadRepository } from './infrastructure/typeorm-lead-repository'
   ],
   controllers: [PartnerLeadsController, LeadsController],
   providers: [
+    LeadQueries,
     { provide: LeadRepository, useClass: TypeOrmLeadRepository },
     { provide: LeadHistory, useClass: TypeOrmLeadHistory },
     { provide: LeadEvents, useClass: ApiLeadEvents },

@@ -1,5 +1,5 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { SqlDatabase, SqlValue } from '../../src/shared/infrastructure/database/sql-database';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../../src/shared/domain/clock';
 import { SettableClock } from '../support/lead-clock';
 import {
@@ -216,17 +216,19 @@ describe('GET /partners/{partnerId}/leads', () => {
     });
 
     it('computes isDuplicate for the whole page in one statement (D28)', async () => {
-      // On SQLite with the page's rows (docs/performance.md, rule 23), on MySQL in a statement of
-      // its own: either way one statement reads the other leads, for all six leads of the page.
-      const db = app.get(SqlDatabase);
+      // On SQLite with the page's rows, on MySQL in a statement of its own: either way one
+      // statement reads the other leads, for all six leads of the page. LeadQueries sends its SQL
+      // through the EntityManager of the transaction, or the data source's.
       const sent: unknown[][] = [];
-      for (const method of ['all', 'one', 'rows', 'packedRows'] as const) {
-        const original = db[method].bind(db) as (sql: string, params?: readonly SqlValue[]) => unknown;
-        jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
-          if (sql.includes('FROM leads o')) sent.push([...params]);
-          return original(sql, params);
-        }) as never);
-      }
+      const original = EntityManager.prototype.query;
+      jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (
+        this: EntityManager,
+        sql: string,
+        params?: Parameters<EntityManager['query']>[1],
+      ) {
+        if (sql.includes('FROM leads o')) sent.push([...((params as unknown[] | undefined) ?? [])]);
+        return original.call(this, sql, params);
+      });
       let page: number[];
       try {
         page = await ids(v);

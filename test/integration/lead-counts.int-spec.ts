@@ -3,7 +3,6 @@ import { Lead } from '../../src/leads/domain/lead';
 import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
 import { ApprovalStatus } from '../../src/leads/domain/lead-transitions';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { DataSource } from 'typeorm';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
 import { insertConnectedPartner } from '../support/lead-fixtures';
@@ -19,7 +18,7 @@ describe('maintained lead counts', () => {
   let t: TestApp;
   let uow: UnitOfWork;
   let leads: LeadRepository;
-  let db: SqlDatabase;
+  let dataSource: DataSource;
   let vendorId: number;
   let partnerId: number;
 
@@ -27,7 +26,7 @@ describe('maintained lead counts', () => {
     t = await createTestApp();
     uow = t.app.get(UnitOfWork);
     leads = t.app.get(LeadRepository);
-    db = t.app.get(SqlDatabase);
+    dataSource = t.app.get(DataSource);
     vendorId = (await createVendor(t.app)).vendorId;
     partnerId = await insertConnectedPartner(t.app, vendorId);
   });
@@ -51,13 +50,15 @@ describe('maintained lead counts', () => {
   }
 
   async function actual(archived: boolean, approvalStatus?: ApprovalStatus): Promise<number> {
-    const row = await uow.read(() =>
-      db.one<{ n: number | string }>(
-        `SELECT COUNT(*) AS n FROM leads WHERE vendor_id = ? AND partner_id = ? AND archived = ?${
-          approvalStatus ? ' AND approval_status = ?' : ''
-        }`,
-        approvalStatus ? [vendorId, partnerId, archived, approvalStatus] : [vendorId, partnerId, archived],
-      ),
+    const bucket = [vendorId, partnerId, Number(archived)];
+    const [row] = await uow.read(
+      () =>
+        dataSource.query(
+          `SELECT COUNT(*) AS n FROM leads WHERE vendor_id = ? AND partner_id = ? AND archived = ?${
+            approvalStatus ? ' AND approval_status = ?' : ''
+          }`,
+          approvalStatus ? [...bucket, approvalStatus] : bucket,
+        ) as Promise<{ n: number | string }[]>,
     );
     return Number(row!.n);
   }

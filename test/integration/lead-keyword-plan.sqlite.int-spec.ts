@@ -1,9 +1,8 @@
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { LeadRepository } from '../../src/leads/application/lead-repository';
 import { Lead } from '../../src/leads/domain/lead';
 import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
-import { SqlDatabase, SqlValue } from '../../src/shared/infrastructure/database/sql-database';
 import { insertConnectedPartner } from '../support/lead-fixtures';
 import { LeadMother } from '../support/lead-mother';
 import { TestApp, createTestApp, createVendor, unique } from '../support/test-app';
@@ -23,17 +22,18 @@ describe('keyword listing plan on SQLite', () => {
   });
   afterAll(() => t.close());
 
-  /** The statements (with their parameters) SqlDatabase runs for one listing, and its result. */
+  /** The statements (with their parameters) LeadQueries sends for one listing, and its result. */
   async function recordListing(vendorId: number, partnerId: number, overrides: Partial<LeadListQuery>) {
-    const db = t.app.get(SqlDatabase);
-    const statements: [string, readonly SqlValue[]][] = [];
-    for (const method of ['one', 'rows', 'packedRows'] as const) {
-      const original = db[method].bind(db);
-      jest.spyOn(db, method).mockImplementation(((sql: string, params: readonly SqlValue[] = []) => {
-        statements.push([sql, params]);
-        return original(sql, params);
-      }) as never);
-    }
+    const statements: [string, readonly unknown[]][] = [];
+    const original = EntityManager.prototype.query;
+    jest.spyOn(EntityManager.prototype, 'query').mockImplementation(function (
+      this: EntityManager,
+      sql: string,
+      params?: Parameters<EntityManager['query']>[1],
+    ) {
+      statements.push([sql, (params as unknown[] | undefined) ?? []]);
+      return original.call(this, sql, params);
+    });
     try {
       const result = await t.app
         .get(LeadRepository)
@@ -66,10 +66,7 @@ describe('keyword listing plan on SQLite', () => {
     const dataSource = t.app.get(DataSource);
     for (const [sql, params] of keyed) {
       const plan = (
-        (await dataSource.query(
-          `EXPLAIN QUERY PLAN ${sql}`,
-          params.map((v) => (typeof v === 'boolean' ? Number(v) : v)),
-        )) as { detail: string }[]
+        (await dataSource.query(`EXPLAIN QUERY PLAN ${sql}`, [...params])) as { detail: string }[]
       ).map((row) => row.detail);
       expect(plan).toEqual(
         expect.arrayContaining([

@@ -11,14 +11,17 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import * as mysql from 'mysql2/promise';
-import { AbstractLogger, DataSource, LogLevel, LogMessage } from 'typeorm';
+import type { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { AbstractLogger, DataSource, EntityManager, LogLevel, LogMessage } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
 import { LeadListQuery } from '../../src/leads/domain/lead-list-query';
+import { LeadQueries } from '../../src/leads/infrastructure/leads.queries';
 import { TypeOrmLeadRepository } from '../../src/leads/infrastructure/typeorm-lead-repository';
 import { dataSourceOptions } from '../../src/shared/infrastructure/database/data-source-options';
 import { EngineAwareDataSource } from '../../src/shared/infrastructure/database/engine-aware-data-source';
+import { DatabaseDialect } from '../../src/shared/infrastructure/database/database-dialect';
 import { entities, migrations } from '../../src/database';
-import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 
 const LEADS = 20000;
 const PARTNERS = 200;
@@ -96,30 +99,14 @@ async function main(): Promise<void> {
     await ds.initialize();
     await ds.runMigrations();
     await seed(ds);
-    // The repository's SQL goes through SqlDatabase; this stand-in sends it through TypeORM's
-    // query(), so the recorder sees each statement with its parameters.
-    const sqlThrough = (target: { query(sql: string, p?: unknown[]): Promise<unknown> }): SqlDatabase => {
-      const runner = {
-        query: (sql: string, p: unknown[]) =>
-          target.query(
-            sql,
-            p.map((v) => (typeof v === 'boolean' ? Number(v) : v)),
-          ),
-      };
-      return {
-        engine: 'mysql',
-        limitOffset: 'LIMIT ? OFFSET ?',
-        all: (sql: string, p: unknown[] = []) => runner.query(sql, p),
-        one: async (sql: string, p: unknown[] = []) => ((await runner.query(sql, p)) as unknown[])[0],
-        rows: async (sql: string, p: unknown[] = []) =>
-          ((await runner.query(sql, p)) as Record<string, unknown>[]).map((r) => Object.values(r)),
-        packedColumns: (columns: string) => columns,
-        packedRows: async (sql: string, p: unknown[] = []) =>
-          ((await runner.query(sql, p)) as Record<string, unknown>[]).map((r) => Object.values(r)),
-        run: (sql: string, p: unknown[] = []) => runner.query(sql, p),
-      } as unknown as SqlDatabase;
+    // Outside Nest, a stand-in for the TransactionHost: the repository and LeadQueries run their
+    // statements on `tx`, here the data source's manager or a transaction's; the recorder sees each.
+    const dialect = new DatabaseDialect(ds);
+    const repositoryOn = (manager: EntityManager): TypeOrmLeadRepository => {
+      const txHost = { tx: manager } as unknown as TransactionHost<TransactionalAdapterTypeOrm>;
+      return new TypeOrmLeadRepository(txHost, dialect, new LeadQueries(txHost, dialect));
     };
-    const repo = new TypeOrmLeadRepository(sqlThrough(ds), ds);
+    const repo = repositoryOn(ds.manager);
     const q = (o: Partial<LeadListQuery>): LeadListQuery => ({
       vendorId: 1,
       partnerId: 1,
@@ -167,7 +154,7 @@ async function main(): Promise<void> {
       ['Duplicate check on create/replace/update', () => repo.emailTaken(1, 1, 'lead42@example.test', 5)],
       [
         'Lock a lead for approve/reject/archive/replace/update',
-        () => ds.transaction((tx) => new TypeOrmLeadRepository(sqlThrough(tx), ds).lockForVendor(42, 1)),
+        () => ds.transaction((tx) => repositoryOn(tx).lockForVendor(42, 1)),
       ],
       ['Get a lead', () => repo.findForVendor(42, 1)],
     ];

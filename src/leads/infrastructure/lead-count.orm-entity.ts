@@ -3,9 +3,9 @@ import { BigIntColumn, PrimaryBigIntColumn } from '../../shared/infrastructure/d
 
 /**
  * The maintained lead counts as migration 1763700000420 creates them. Written and read by the
- * hand-written SQL of LeadCounts (lead-counts.ts), not through this class: it declares the table so
- * that the schema diff and `migration:generate` know it (docs/architecture.md, "Schema: migrations
- * and entities").
+ * hand-written SQL of LeadQueries (an upsert that adds to `total`, which TypeORM cannot write), not
+ * through this class: it declares the table so that the schema diff and `migration:generate` know
+ * it (docs/architecture.md, "Schema: migrations and entities").
  */
 @Entity('lead_counts')
 export class LeadCountOrmEntity {

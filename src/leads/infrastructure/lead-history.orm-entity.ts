@@ -2,10 +2,8 @@ import { Column, Entity, ForeignKey, Index } from 'typeorm';
 import { BigIntColumn, DateTimeColumn, IdColumn } from '../../shared/infrastructure/database/columns';
 
 /**
- * The lead_history table as migration 1763700000710 creates it (X12, docs/lead-history.md). Written
- * and read by the hand-written SQL of TypeOrmLeadHistory, not through this class: it declares the
- * table so that the schema diff and `migration:generate` know it (docs/architecture.md, "Schema:
- * migrations and entities").
+ * The lead_history table as migration 1763700000710 creates it (X12, docs/lead-history.md), written
+ * and read through TypeORM by TypeOrmLeadHistory.
  */
 @Entity('lead_history')
 @Index('ix_lead_history_lead', ['leadId'])

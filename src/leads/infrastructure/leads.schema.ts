@@ -7,8 +7,8 @@ import { LeadHistoryOrmEntity } from './lead-history.orm-entity';
 import { LeadOrmEntity } from './lead.orm-entity';
 
 /**
- * The leads module's tables: leads, lead_counts (hand-written SQL only, declared all the same so
- * the schema parity test sees it) and lead_history. Migrations oldest first.
+ * The leads module's tables: leads, lead_counts (LeadQueries' hand-written SQL only, declared all the
+ * same so the schema parity test sees it) and lead_history. Migrations oldest first.
  */
 export const leadsSchema: DatabaseSchema = {
   entities: [LeadOrmEntity, LeadCountOrmEntity, LeadHistoryOrmEntity],

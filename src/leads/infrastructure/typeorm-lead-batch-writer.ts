@@ -1,103 +1,84 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { isUniqueViolation, sqliteDateTime } from '../../shared/infrastructure/database/database-engine';
-import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { SqlDatabase, SqlValue } from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { In, Repository } from 'typeorm';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { LeadBatchWriter } from '../application/lead-batch-writer';
 import { Lead } from '../domain/lead';
-import { COUNT_SLOTS, LeadCounts, bucketOf } from './lead-counts';
+import { COUNT_SLOTS, LeadBucket, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
 import { LeadOrmEntity } from './lead.orm-entity';
+import { LeadQueries } from './leads.queries';
 
-/** Emails per duplicate lookup, and rows per multi-row INSERT on MySQL (31 placeholders each). */
+/** Emails per duplicate lookup, and rows per multi-row INSERT (31 placeholders each). */
 const CHUNK = 500;
 
-const placeholders = (count: number) => Array.from({ length: count }, () => '?').join(', ');
-
 /**
- * The bulk import's writes (X13), in the caller's transaction, with the same INSERT as the lead
- * repository (EntitySql) and the same maintained counts (LeadCounts), so an imported lead cannot
+ * The bulk import's writes (X13), in the caller's transaction, with the same rows as the lead
+ * repository (LeadMapper) and the same maintained counts (LeadCounts), so an imported lead cannot
  * be told from one created over the API.
  *
  * - D27: the unique index ux_leads_partner_email decides; a refused row is a duplicate and the
  *   others are stored (a failed statement is undone alone on both engines, the transaction goes
  *   on), so a create over the API that races the import costs only that row.
- * - SQLite: the prepared single-row INSERT in a loop; with no round trips it is as fast as a
- *   multi-row statement and gives each id exactly (lastInsertRowid). A duplicate costs one failed
- *   INSERT, no more than a lookup would, so there is none.
- * - MySQL: the emails already there are looked up first (one SELECT per 500), since a duplicate
- *   inside a multi-row INSERT undoes all 500 rows and sends them again one by one; then INSERTs of
- *   500 rows (one round trip each), the new ids read back by email from the unique index rather
- *   than computed from insertId: consecutive ids are not promised under innodb_autoinc_lock_mode=2
- *   with an auto_increment_increment other than 1 (Galera).
+ * - The emails already there are looked up first (one SELECT per 500), since a duplicate inside a
+ *   multi-row INSERT undoes all 500 rows and sends them again one by one; then INSERTs of 500 rows
+ *   (one round trip each on MySQL), the new ids read back by email from the unique index rather
+ *   than computed from the first generated id: consecutive ids are not promised under MySQL's
+ *   innodb_autoinc_lock_mode=2 with an auto_increment_increment other than 1 (Galera).
  */
 @Injectable()
 export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
-  private readonly sql: EntitySql<LeadOrmEntity>;
   private readonly counts: LeadCounts;
-  /** the `(?, ?, ...)` of one row, repeated for a multi-row INSERT */
-  private readonly rowGroup: string;
   private checkpointSet = false;
-  private lastDate = { time: NaN, text: '' };
 
   constructor(
-    private readonly db: SqlDatabase,
-    dataSource: DataSource,
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly queries: LeadQueries,
   ) {
     super();
-    this.sql = new EntitySql(dataSource, LeadOrmEntity, 'l');
-    this.counts = new LeadCounts(db);
-    this.rowGroup = this.sql.insert.slice(this.sql.insert.indexOf(' VALUES ') + ' VALUES '.length);
+    this.counts = new LeadCounts(queries);
   }
 
   async write(vendorId: number, partnerId: number, leads: readonly Lead[]): Promise<(number | null)[]> {
+    if (!this.checkpointSet) {
+      await this.queries.checkpointLessOften();
+      this.checkpointSet = true;
+    }
     const ids: (number | null)[] = leads.map(() => null);
-    if (this.db.engine === 'mysql') {
-      const emails = leads.map((lead) => lead.emailNormalized);
-      const taken = await this.existingEmails(vendorId, partnerId, emails);
-      const fresh = leads.map((_, i) => i).filter((i) => !taken.has(emails[i]!));
-      for (let start = 0; start < fresh.length; start += CHUNK) {
-        const chunk = fresh.slice(start, start + CHUNK);
-        await this.insertMany(vendorId, partnerId, leads, emails, chunk, ids);
-      }
-    } else {
-      await this.checkpointLess();
-      for (let i = 0; i < leads.length; i++) ids[i] = await this.insertOne(leads[i]!);
+    const emails = leads.map((lead) => lead.emailNormalized);
+    const taken = await this.existingEmails(vendorId, partnerId, emails);
+    const fresh = leads.map((_, i) => i).filter((i) => !taken.has(emails[i]!));
+    for (let start = 0; start < fresh.length; start += CHUNK) {
+      const chunk = fresh.slice(start, start + CHUNK);
+      await this.insertMany(vendorId, partnerId, leads, emails, chunk, ids);
     }
     await this.count(vendorId, partnerId, leads, ids);
     return ids;
   }
 
-  /**
-   * SQLite copies the WAL into the database file every 1,000 pages by default; at the import's rate
-   * that is several times a second, each time copying the same index pages again. Every 10,000
-   * pages (about 40 MB of WAL) made the inserts a third cheaper. The setting is the connection's,
-   * and the connection is the CLI process's own.
-   */
-  private async checkpointLess(): Promise<void> {
-    if (this.checkpointSet) return;
-    await this.db.all('PRAGMA wal_autocheckpoint = 10000');
-    this.checkpointSet = true;
-  }
-
   private async existingEmails(vendorId: number, partnerId: number, all: string[]): Promise<Set<string>> {
     const taken = new Set<string>();
     for (let start = 0; start < all.length; start += CHUNK) {
-      const emails = all.slice(start, start + CHUNK);
-      const rows = await this.db.rows(
-        `SELECT email_normalized FROM leads
-          WHERE vendor_id = ? AND partner_id = ? AND email_normalized IN (${placeholders(emails.length)})`,
-        [vendorId, partnerId, ...emails],
-      );
-      for (const [email] of rows) taken.add(email as string);
+      const rows = await this.idsByEmail(vendorId, partnerId, all.slice(start, start + CHUNK));
+      for (const row of rows) taken.add(row.emailNormalized);
     }
     return taken;
+  }
+
+  /** The leads of the (vendor, partner) with these emails, by ux_leads_partner_email. */
+  private idsByEmail(vendorId: number, partnerId: number, emails: string[]): Promise<LeadOrmEntity[]> {
+    return this.leads().find({
+      select: { id: true, emailNormalized: true },
+      where: { vendorId, partnerId, emailNormalized: In(emails) },
+    });
   }
 
   /** The new lead's id, or null when the unique index refused it (D27). */
   private async insertOne(lead: Lead): Promise<number | null> {
     try {
-      return (await this.db.run(this.sql.insert, this.valuesOf(lead))).insertId;
+      const result = await this.leads().insert(LeadMapper.toRow(lead));
+      return Number(result.identifiers[0]!.id);
     } catch (error) {
       if (isUniqueViolation(error)) return null;
       throw error;
@@ -112,45 +93,28 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
     chunk: number[],
     ids: (number | null)[],
   ): Promise<void> {
-    const values: SqlValue[] = [];
-    for (const i of chunk) values.push(...this.valuesOf(leads[i]!));
     try {
-      await this.db.run(`${this.sql.insert}${`, ${this.rowGroup}`.repeat(chunk.length - 1)}`, values);
+      // updateEntity(false): the ids are read back below; TypeORM would compute them from the first.
+      await this.leads()
+        .createQueryBuilder()
+        .insert()
+        .into(LeadOrmEntity)
+        .values(chunk.map((i) => LeadMapper.toRow(leads[i]!)))
+        .updateEntity(false)
+        .execute();
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The statement was undone as a whole: row by row, so that only the duplicate is refused.
       for (const i of chunk) ids[i] = await this.insertOne(leads[i]!);
       return;
     }
-    const inserted = chunk.map((i) => emails[i]!);
-    const rows = await this.db.rows(
-      `SELECT email_normalized, id FROM leads
-        WHERE vendor_id = ? AND partner_id = ? AND email_normalized IN (${placeholders(inserted.length)})`,
-      [vendorId, partnerId, ...inserted],
+    const rows = await this.idsByEmail(
+      vendorId,
+      partnerId,
+      chunk.map((i) => emails[i]!),
     );
-    const idOf = new Map(rows.map(([email, id]) => [email as string, Number(id)]));
+    const idOf = new Map(rows.map((row) => [row.emailNormalized, Number(row.id)]));
     for (const i of chunk) ids[i] = idOf.get(emails[i]!) ?? null;
-  }
-
-  /**
-   * The repository's row of the lead. On SQLite the DATETIMEs are turned into their stored text
-   * here, once per millisecond rather than twice per row: the rows of a batch are made within a
-   * few milliseconds of each other, and toISOString was a twentieth of the import's time.
-   */
-  private valuesOf(lead: Lead): SqlValue[] {
-    const values = this.sql.values(LeadMapper.toRow(lead));
-    if (this.db.engine !== 'sqlite') return values;
-    for (let k = 0; k < values.length; k++) {
-      const value = values[k];
-      if (value instanceof Date) values[k] = this.sqliteText(value);
-    }
-    return values;
-  }
-
-  private sqliteText(date: Date): string {
-    const time = date.getTime();
-    if (time !== this.lastDate.time) this.lastDate = { time, text: sqliteDateTime(date) };
-    return this.lastDate.text;
   }
 
   /** One upsert per counter row touched, in key order like every other writer of lead_counts. */
@@ -160,7 +124,7 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
     leads: readonly Lead[],
     ids: (number | null)[],
   ): Promise<void> {
-    const deltas = new Map<string, { bucket: ReturnType<typeof bucketOf>; slot: number; delta: number }>();
+    const deltas = new Map<string, { bucket: LeadBucket; slot: number; delta: number }>();
     ids.forEach((id, i) => {
       if (id === null) return;
       const bucket = bucketOf(leads[i]!);
@@ -174,5 +138,9 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
       const { bucket, slot, delta } = deltas.get(key)!;
       await this.counts.add(vendorId, partnerId, bucket, slot, delta);
     }
+  }
+
+  private leads(): Repository<LeadOrmEntity> {
+    return this.txHost.tx.getRepository(LeadOrmEntity);
   }
 }
