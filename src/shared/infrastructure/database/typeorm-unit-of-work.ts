@@ -61,12 +61,9 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     // A context of its own: the transaction must be seen by this work and what it awaits, never by
     // other work that happens to share an outer context (it would join a transaction not its own).
     return this.cls.run(() =>
+      // Each attempt takes its own turn: while a unit waits to try again, reads and other units run.
       this.bounded((deadline) =>
-        this.inTurn(() =>
-          this.withConflictRetry(() =>
-            this.transaction(() => deadline.guard(work)),
-          ),
-        ),
+        this.withConflictRetry(() => this.inTurn(() => this.transaction(() => deadline.guard(work)))),
       ),
     );
   }
