@@ -7,4 +7,4 @@ export { contactsSchema } from './infrastructure/contacts.schema';
 export { ContactRepository } from './application/contact-repository';
 export { Contact } from './domain/contact';
 export type { ContactConversion } from './domain/contact';
-export { otherContactHasEmailSql } from './infrastructure/contact-duplicates.sql';
+export { otherContactHasEmailSql } from './infrastructure/contacts.queries';

@@ -4,6 +4,7 @@ import { IdempotencyStore } from './application/idempotency-store';
 import { IdempotencySettings } from './application/idempotency.settings';
 import { IdempotencySweeper } from './application/idempotency-sweeper';
 import { IdempotentRequests } from './application/idempotent-requests';
+import { IdempotencyQueries } from './infrastructure/idempotency.queries';
 import { TypeOrmIdempotencyStore } from './infrastructure/typeorm-idempotency-store';
 
 /** A lease is this many database bounds, and at least a minute (docs/idempotency.md). */
@@ -30,6 +31,7 @@ const MIN_LEASE_MS = 60_000;
           leaseMs: Math.max(MIN_LEASE_MS, LEASE_IN_DATABASE_BOUNDS * config.databaseTimeoutMs),
         }),
     },
+    IdempotencyQueries,
     { provide: IdempotencyStore, useClass: TypeOrmIdempotencyStore },
     IdempotentRequests,
     IdempotencySweeper,

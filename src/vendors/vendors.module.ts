@@ -23,6 +23,7 @@ import { TypeOrmApiKeyRepository } from './infrastructure/typeorm-api-key-reposi
 import { TypeOrmLeadOptionRepository } from './infrastructure/typeorm-lead-option-repository';
 import { TypeOrmVendorDirectory } from './infrastructure/typeorm-vendor-directory';
 import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-repository';
+import { VendorQueries } from './infrastructure/vendors.queries';
 
 /**
  * Vendors, API keys and lead options. Administered through the CLI; its one endpoint reads the
@@ -32,6 +33,7 @@ import { TypeOrmVendorRepository } from './infrastructure/typeorm-vendor-reposit
   imports: [TypeOrmModule.forFeature([VendorOrmEntity, ApiKeyOrmEntity, LeadOptionOrmEntity])],
   controllers: [LeadOptionsController],
   providers: [
+    VendorQueries,
     { provide: VendorRepository, useClass: TypeOrmVendorRepository },
     { provide: VendorDirectory, useClass: TypeOrmVendorDirectory },
     { provide: ApiKeyRepository, useClass: TypeOrmApiKeyRepository },

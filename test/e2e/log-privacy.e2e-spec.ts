@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { SMTPServer } from 'smtp-server';
 import { DataSource } from 'typeorm';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
-import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
+import { AuthLane } from '../../src/shared/infrastructure/database/auth-lane';
 import { AppLogger } from '../../src/shared/logging.module';
 import { CapturedLog } from '../support/captured-log';
-import { ApiKeyRepository } from '../../src/vendors/application/api-key-repository';
-import { TypeOrmApiKeyRepository } from '../../src/vendors/infrastructure/typeorm-api-key-repository';
+import { VendorQueries } from '../../src/vendors/infrastructure/vendors.queries';
 import { vendorApi } from '../support/lead-fixtures';
 import { fastDispatcher, settleOutbox } from '../support/mail-outbox';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';
@@ -200,16 +201,16 @@ describe('logs hold no personal data', () => {
 describe('a failed API-key lookup in the log', () => {
   it('logs the database error without the key or its SHA-256 (a statement parameter)', async () => {
     const log = new CapturedLog('trace');
-    /** The real repository, with a lookup whose statement fails in the database, the hash bound to it. */
-    class FailingLookup extends TypeOrmApiKeyRepository {
+    /** The real key lookup, with a statement that fails in the database, the hash bound to it. */
+    class FailingLookup extends VendorQueries {
       constructor(
-        db: SqlDatabase,
-        private readonly dataSource: DataSource,
+        txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+        private readonly lane: AuthLane,
       ) {
-        super(db);
+        super(txHost, lane);
       }
-      override async findActiveByHash(keyHash: string): Promise<null> {
-        await this.dataSource.query('SELECT id FROM api_keys WHERE key_hash = ? AND no_such_column = 1', [
+      override async activeKeyByHash(keyHash: string): Promise<null> {
+        await this.lane.dataSource.query('SELECT id FROM api_keys WHERE key_hash = ? AND no_such_column = 1', [
           keyHash,
         ]);
         return null;
@@ -220,10 +221,11 @@ describe('a failed API-key lookup in the log', () => {
         b
           .overrideProvider(AppLogger)
           .useValue(log.logger)
-          .overrideProvider(ApiKeyRepository)
+          .overrideProvider(VendorQueries)
           .useFactory({
-            factory: (db: SqlDatabase, dataSource: DataSource) => new FailingLookup(db, dataSource),
-            inject: [SqlDatabase, DataSource],
+            factory: (txHost: TransactionHost<TransactionalAdapterTypeOrm>, lane: AuthLane) =>
+              new FailingLookup(txHost, lane),
+            inject: [TransactionHost, AuthLane],
           }),
     });
     t.app.useLogger(t.app.get(AppLogger));

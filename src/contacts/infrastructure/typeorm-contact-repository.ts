@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
-import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { ContactRepository } from '../application/contact-repository';
 import { Contact } from '../domain/contact';
 import { ContactMapper } from './contact.mapper';
@@ -10,28 +9,23 @@ import { ContactOrmEntity } from './contact.orm-entity';
 
 @Injectable()
 export class TypeOrmContactRepository extends ContactRepository {
-  private readonly sql: EntitySql<ContactOrmEntity>;
-
-  constructor(
-    private readonly db: SqlDatabase,
-    dataSource: DataSource,
-  ) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
-    this.sql = new EntitySql(dataSource, ContactOrmEntity, 'c');
+  }
+
+  private get rows() {
+    return this.txHost.tx.getRepository(ContactOrmEntity);
   }
 
   async findByLead(leadId: number): Promise<Contact | null> {
-    const row = await this.db.one<ContactOrmEntity>(
-      `SELECT ${this.sql.selectList} FROM contacts c WHERE c.lead_id = ?`,
-      [leadId],
-    );
-    return row ? ContactMapper.toDomain(this.sql.hydrate(row)) : null;
+    const row = await this.rows.findOneBy({ leadId });
+    return row ? ContactMapper.toDomain(row) : null;
   }
 
   async insertOnce(contact: Contact): Promise<Contact> {
     try {
-      const { insertId } = await this.db.run(this.sql.insert, this.sql.values(ContactMapper.toRow(contact)));
-      contact.identify(insertId);
+      const result = await this.rows.insert(ContactMapper.toRow(contact));
+      contact.identify(Number(result.identifiers[0]!.id));
       return contact;
     } catch (error) {
       // D32: UNIQUE(lead_id) refused a second contact; the statement alone failed (InnoDB and SQLite

@@ -9,9 +9,8 @@ import {
 } from '../../shared/infrastructure/database/columns';
 
 /**
- * The idempotency_keys table as migration 1763700000610 creates it (docs/idempotency.md). The store
- * writes its SQL by hand; this entity declares the schema so that the parity test can compare it
- * with the migration (docs/architecture.md, "Schema: migrations and entities").
+ * The idempotency_keys table as migration 1763700000610 creates it (docs/idempotency.md;
+ * docs/architecture.md, "Schema: migrations and entities").
  */
 @Entity('idempotency_keys')
 @Index('ux_idempotency_keys_vendor_key', ['vendorId', 'idempotencyKey'], { unique: true })

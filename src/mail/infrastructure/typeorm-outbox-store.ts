@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
+import {
+  DatabaseDialect,
+  nullableDateFromRow,
+} from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
-import { nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { ClaimedMail, OutboxStats, OutboxStore } from '../application/outbox-store';
 import { OutboxOrmEntity } from './outbox.orm-entity';
 

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Clock } from '../../shared/domain/clock';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
 import { MailMessage } from '../application/mail-message';
 import { Outbox } from '../application/outbox';
 import { OutboxOrmEntity } from './outbox.orm-entity';
@@ -12,14 +11,13 @@ import { OutboxOrmEntity } from './outbox.orm-entity';
 export class TypeOrmOutbox extends Outbox {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly db: SqlDatabase,
     private readonly clock: Clock,
   ) {
     super();
   }
 
   async enqueue(message: MailMessage): Promise<void> {
-    if (!this.db.inTransaction) {
+    if (!this.txHost.isTransactionActive()) {
       // Outside a transaction the email could go out for a change that is later rolled back.
       throw new Error('Outbox.enqueue must be called inside UnitOfWork.run');
     }

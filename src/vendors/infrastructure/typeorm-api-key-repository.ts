@@ -1,38 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import {
-  SqlDatabase,
-  dateFromRow,
-  nullableDateFromRow,
-} from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
+import { IsNull } from 'typeorm';
+import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
 import { ApiKeyRepository } from '../application/api-key-repository';
 import { ApiKey } from '../domain/api-key';
-
-interface ApiKeyRow {
-  id: number;
-  vendor_id: number;
-  key_prefix: string;
-  created_at: unknown;
-  revoked_at: unknown;
-  last_used_at: unknown;
-}
-
-const API_KEY_COLUMNS = 'id, vendor_id, key_prefix, created_at, revoked_at, last_used_at';
-
-function toApiKey(row: ApiKeyRow): ApiKey {
-  return {
-    id: Number(row.id),
-    vendorId: Number(row.vendor_id),
-    keyPrefix: row.key_prefix,
-    createdAt: dateFromRow(row.created_at),
-    revokedAt: nullableDateFromRow(row.revoked_at),
-    lastUsedAt: nullableDateFromRow(row.last_used_at),
-  };
-}
+import { ApiKeyOrmEntity } from './api-key.orm-entity';
+import { VendorQueries } from './vendors.queries';
 
 @Injectable()
 export class TypeOrmApiKeyRepository extends ApiKeyRepository {
-  constructor(private readonly db: SqlDatabase) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly dialect: DatabaseDialect,
+    private readonly queries: VendorQueries,
+  ) {
     super();
+  }
+
+  private get rows() {
+    return this.txHost.tx.getRepository(ApiKeyOrmEntity);
   }
 
   async insert(key: {
@@ -41,12 +28,9 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     keyPrefix: string;
     createdAt: Date;
   }): Promise<ApiKey> {
-    const { insertId } = await this.db.run(
-      'INSERT INTO api_keys (vendor_id, key_hash, key_prefix, created_at) VALUES (?, ?, ?, ?)',
-      [key.vendorId, key.keyHash, key.keyPrefix, key.createdAt],
-    );
+    const result = await this.rows.insert({ ...key, revokedAt: null, lastUsedAt: null });
     return {
-      id: insertId,
+      id: Number(result.identifiers[0]!.id),
       vendorId: key.vendorId,
       keyPrefix: key.keyPrefix,
       createdAt: key.createdAt,
@@ -55,35 +39,37 @@ export class TypeOrmApiKeyRepository extends ApiKeyRepository {
     };
   }
 
-  async findActiveByHash(keyHash: string): Promise<ApiKey | null> {
-    const row = await this.db.one<ApiKeyRow>(
-      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL`,
-      [keyHash],
-      { lane: 'auth' }, // never waits behind a pool taken by other work (docs/operations.md)
-    );
-    return row ? toApiKey(row) : null;
+  findActiveByHash(keyHash: string): Promise<ApiKey | null> {
+    return this.queries.activeKeyByHash(keyHash);
   }
 
   async revokeByHash(keyHash: string, at: Date): Promise<boolean> {
-    const { affected } = await this.db.run(
-      'UPDATE api_keys SET revoked_at = ? WHERE key_hash = ? AND revoked_at IS NULL',
-      [at, keyHash],
-    );
-    return affected > 0;
+    const { affected } = await this.rows.update({ keyHash, revokedAt: IsNull() }, { revokedAt: at });
+    return (affected ?? 0) > 0;
   }
 
   async recordUse(keyId: number, at: Date, unlessAfter: Date): Promise<void> {
-    await this.db.run(
-      'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
-      [at, keyId, unlessAfter],
-    );
+    // The condition is the database's: of two requests recording one minute, the second writes nothing.
+    await this.rows
+      .createQueryBuilder()
+      .update()
+      .set({ lastUsedAt: at })
+      .where('id = :keyId', { keyId })
+      .andWhere('(last_used_at IS NULL OR last_used_at < :unlessAfter)', {
+        unlessAfter: this.dialect.dateTime(unlessAfter),
+      })
+      .execute();
   }
 
   async listForVendor(vendorId: number): Promise<ApiKey[]> {
-    const rows = await this.db.all<ApiKeyRow>(
-      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE vendor_id = ? ORDER BY created_at DESC, id DESC`,
-      [vendorId],
-    );
-    return rows.map(toApiKey);
+    const rows = await this.rows.find({ where: { vendorId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map((row) => ({
+      id: Number(row.id),
+      vendorId: row.vendorId,
+      keyPrefix: row.keyPrefix,
+      createdAt: row.createdAt,
+      revokedAt: row.revokedAt,
+      lastUsedAt: row.lastUsedAt,
+    }));
   }
 }

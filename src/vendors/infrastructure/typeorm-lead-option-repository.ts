@@ -1,53 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { LeadOptionRepository } from '../application/lead-option-repository';
 import { LeadOption, LeadOptionKind } from '../domain/lead-option';
-
-interface LeadOptionRow {
-  id: number;
-  vendor_id: number;
-  kind: string;
-  label: string;
-}
-
-function toLeadOption(row: LeadOptionRow): LeadOption {
-  return {
-    id: Number(row.id),
-    vendorId: Number(row.vendor_id),
-    kind: row.kind as LeadOptionKind,
-    label: row.label,
-  };
-}
+import { LeadOptionOrmEntity } from './lead-option.orm-entity';
+import { VendorQueries } from './vendors.queries';
 
 @Injectable()
 export class TypeOrmLeadOptionRepository extends LeadOptionRepository {
-  constructor(private readonly db: SqlDatabase) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly queries: VendorQueries,
+  ) {
     super();
   }
 
   async insert(option: Omit<LeadOption, 'id'>, createdAt: Date): Promise<LeadOption> {
-    const { insertId } = await this.db.run(
-      'INSERT INTO lead_options (vendor_id, kind, label, created_at) VALUES (?, ?, ?, ?)',
-      [option.vendorId, option.kind, option.label, createdAt],
-    );
-    return { id: insertId, ...option };
+    const result = await this.txHost.tx.getRepository(LeadOptionOrmEntity).insert({ ...option, createdAt });
+    return { id: Number(result.identifiers[0]!.id), ...option };
   }
 
-  async listForVendor(vendorId: number): Promise<LeadOption[]> {
-    const rows = await this.db.all<LeadOptionRow>(
-      'SELECT id, vendor_id, kind, label FROM lead_options WHERE vendor_id = ? ORDER BY id',
-      [vendorId],
-    );
-    return rows.map(toLeadOption);
+  listForVendor(vendorId: number): Promise<LeadOption[]> {
+    return this.queries.leadOptionsOf(vendorId);
   }
 
-  async findForVendor(vendorId: number, kind: LeadOptionKind, ids: number[]): Promise<LeadOption[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db.all<LeadOptionRow>(
-      `SELECT id, vendor_id, kind, label FROM lead_options
-        WHERE vendor_id = ? AND kind = ? AND id IN (${ids.map(() => '?').join(', ')})`,
-      [vendorId, kind, ...ids],
-    );
-    return rows.map(toLeadOption);
+  findForVendor(vendorId: number, kind: LeadOptionKind, ids: number[]): Promise<LeadOption[]> {
+    return this.queries.leadOptionsAmong(vendorId, kind, ids);
   }
 }

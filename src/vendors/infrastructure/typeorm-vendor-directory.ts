@@ -1,20 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { VendorDirectory } from '../application/vendor-directory';
+import { VendorOrmEntity } from './vendor.orm-entity';
 
 /** The vendors table as other modules may read it. */
 @Injectable()
 export class TypeOrmVendorDirectory extends VendorDirectory {
-  constructor(private readonly db: SqlDatabase) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
   }
 
-  async exists(vendorId: number): Promise<boolean> {
-    return (await this.db.one('SELECT 1 AS found FROM vendors WHERE id = ?', [vendorId])) !== undefined;
+  private get rows() {
+    return this.txHost.tx.getRepository(VendorOrmEntity);
+  }
+
+  exists(vendorId: number): Promise<boolean> {
+    return this.rows.existsBy({ id: vendorId });
   }
 
   async nameOf(vendorId: number): Promise<string> {
-    const row = await this.db.one<{ name: string }>('SELECT name FROM vendors WHERE id = ?', [vendorId]);
+    const row = await this.rows.findOne({ select: { id: true, name: true }, where: { id: vendorId } });
     if (!row) throw new Error(`vendor ${vendorId} not found`);
     return row.name;
   }

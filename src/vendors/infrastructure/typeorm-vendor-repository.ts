@@ -1,34 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { SqlDatabase, dateFromRow } from '../../shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { VendorRepository } from '../application/vendor-repository';
 import { Vendor } from '../domain/vendor';
+import { VendorOrmEntity } from './vendor.orm-entity';
 
-/** Vendors, API keys and lead options: hand-written SQL through SqlDatabase (one statement each). */
 @Injectable()
 export class TypeOrmVendorRepository extends VendorRepository {
-  constructor(private readonly db: SqlDatabase) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
   }
 
+  private get rows() {
+    return this.txHost.tx.getRepository(VendorOrmEntity);
+  }
+
   async insert(vendor: Vendor): Promise<Vendor> {
-    const { insertId } = await this.db.run('INSERT INTO vendors (name, created_at) VALUES (?, ?)', [
-      vendor.name,
-      vendor.createdAt,
-    ]);
-    vendor.identify(insertId);
+    const result = await this.rows.insert({ name: vendor.name, createdAt: vendor.createdAt });
+    vendor.identify(Number(result.identifiers[0]!.id));
     return vendor;
   }
 
-  async exists(vendorId: number): Promise<boolean> {
-    return (await this.db.one('SELECT 1 AS found FROM vendors WHERE id = ?', [vendorId])) !== undefined;
+  exists(vendorId: number): Promise<boolean> {
+    return this.rows.existsBy({ id: vendorId });
   }
 
   async list(): Promise<Vendor[]> {
-    const rows = await this.db.all<{ id: number; name: string; created_at: unknown }>(
-      'SELECT id, name, created_at FROM vendors ORDER BY id',
-    );
-    return rows.map((row) =>
-      Vendor.restore({ id: Number(row.id), name: row.name, createdAt: dateFromRow(row.created_at) }),
-    );
+    const rows = await this.rows.find({ order: { id: 'ASC' } });
+    return rows.map((row) => Vendor.restore({ id: Number(row.id), name: row.name, createdAt: row.createdAt }));
   }
 }
