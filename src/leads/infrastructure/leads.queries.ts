@@ -104,6 +104,24 @@ export class LeadQueries {
   }
 
   /**
+   * The ids of the partner's leads with these normalized emails, from ux_leads_partner_email: the
+   * bulk import asks it of every batch, once before inserting and once for the new ids.
+   */
+  async idsByEmail(
+    vendorId: number,
+    partnerId: number,
+    emails: readonly string[],
+  ): Promise<{ id: number; emailNormalized: string }[]> {
+    if (emails.length === 0) return [];
+    const rows = await this.query(
+      `SELECT id, email_normalized AS emailNormalized FROM leads
+        WHERE vendor_id = ? AND partner_id = ? AND email_normalized IN (${placeholders(emails.length)})`,
+      [vendorId, partnerId, ...emails],
+    );
+    return rows.map((row) => ({ id: Number(row.id), emailNormalized: String(row.emailNormalized) }));
+  }
+
+  /**
    * Adds `delta` to one slot of a lead_counts bucket, creating the row at its first lead: an upsert
    * whose update adds to the stored total, which TypeORM's `orUpdate` (it only overwrites) cannot
    * write. One statement, so concurrent writers of a slot on MySQL queue on its row lock rather than

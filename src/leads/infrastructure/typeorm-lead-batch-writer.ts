@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
+import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
 import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
 import { LeadBatchWriter } from '../application/lead-batch-writer';
 import { Lead } from '../domain/lead';
@@ -9,6 +10,7 @@ import { COUNT_SLOTS, LeadBucket, LeadCounts, bucketOf } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
 import { LeadOrmEntity } from './lead.orm-entity';
 import { LeadQueries } from './leads.queries';
+import { insertRows } from './multi-row-insert';
 
 /** Emails per duplicate lookup, and rows per multi-row INSERT (31 placeholders each). */
 const CHUNK = 500;
@@ -35,6 +37,7 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
     private readonly queries: LeadQueries,
+    private readonly dialect: DatabaseDialect,
   ) {
     super();
     this.counts = new LeadCounts(queries);
@@ -60,18 +63,10 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
   private async existingEmails(vendorId: number, partnerId: number, all: string[]): Promise<Set<string>> {
     const taken = new Set<string>();
     for (let start = 0; start < all.length; start += CHUNK) {
-      const rows = await this.idsByEmail(vendorId, partnerId, all.slice(start, start + CHUNK));
+      const rows = await this.queries.idsByEmail(vendorId, partnerId, all.slice(start, start + CHUNK));
       for (const row of rows) taken.add(row.emailNormalized);
     }
     return taken;
-  }
-
-  /** The leads of the (vendor, partner) with these emails, by ux_leads_partner_email. */
-  private idsByEmail(vendorId: number, partnerId: number, emails: string[]): Promise<LeadOrmEntity[]> {
-    return this.leads().find({
-      select: { id: true, emailNormalized: true },
-      where: { vendorId, partnerId, emailNormalized: In(emails) },
-    });
   }
 
   /** The new lead's id, or null when the unique index refused it (D27). */
@@ -94,26 +89,24 @@ export class TypeOrmLeadBatchWriter extends LeadBatchWriter {
     ids: (number | null)[],
   ): Promise<void> {
     try {
-      // updateEntity(false): the ids are read back below; TypeORM would compute them from the first.
-      await this.leads()
-        .createQueryBuilder()
-        .insert()
-        .into(LeadOrmEntity)
-        .values(chunk.map((i) => LeadMapper.toRow(leads[i]!)))
-        .updateEntity(false)
-        .execute();
+      await insertRows(
+        this.txHost.tx,
+        this.dialect,
+        LeadOrmEntity,
+        chunk.map((i) => LeadMapper.toRow(leads[i]!)),
+      );
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // The statement was undone as a whole: row by row, so that only the duplicate is refused.
       for (const i of chunk) ids[i] = await this.insertOne(leads[i]!);
       return;
     }
-    const rows = await this.idsByEmail(
+    const rows = await this.queries.idsByEmail(
       vendorId,
       partnerId,
       chunk.map((i) => emails[i]!),
     );
-    const idOf = new Map(rows.map((row) => [row.emailNormalized, Number(row.id)]));
+    const idOf = new Map(rows.map((row) => [row.emailNormalized, row.id]));
     for (const i of chunk) ids[i] = idOf.get(emails[i]!) ?? null;
   }
 

@@ -2,11 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Repository } from 'typeorm';
+import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
 import { LeadHistory } from '../application/lead-history';
 import type { LeadDetails } from '../domain/lead-details';
 import type { LeadHistoryAction, LeadHistoryEntry } from '../domain/lead-history';
 import type { ApprovalStatus } from '../domain/lead-transitions';
 import { LeadHistoryOrmEntity } from './lead-history.orm-entity';
+import { insertRows } from './multi-row-insert';
 
 /** Rows per multi-row INSERT (9 placeholders each), as the bulk import's lead INSERTs. */
 const CHUNK = 500;
@@ -19,20 +21,21 @@ const CHUNK = 500;
  */
 @Injectable()
 export class TypeOrmLeadHistory extends LeadHistory {
-  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
+  constructor(
+    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
+    private readonly dialect: DatabaseDialect,
+  ) {
     super();
   }
 
   async append(entries: readonly LeadHistoryEntry[]): Promise<void> {
     for (let start = 0; start < entries.length; start += CHUNK) {
-      // updateEntity(false): nothing reads the new rows' ids.
-      await this.history()
-        .createQueryBuilder()
-        .insert()
-        .into(LeadHistoryOrmEntity)
-        .values(entries.slice(start, start + CHUNK).map(toRow))
-        .updateEntity(false)
-        .execute();
+      await insertRows(
+        this.txHost.tx,
+        this.dialect,
+        LeadHistoryOrmEntity,
+        entries.slice(start, start + CHUNK).map(toRow),
+      );
     }
   }
 
