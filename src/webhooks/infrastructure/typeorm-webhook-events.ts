@@ -47,6 +47,9 @@ export class TypeOrmWebhookEvents extends WebhookEvents {
       createdAt: isoDateTime(now),
       data: this.payloads.dataOf(event),
     });
+    // repository.insert is one INSERT on both engines (no column has a database default, so nothing
+    // is read back), and its identifiers carry the generated id, which TypeORM fills in only while
+    // it updates the entity: not with the query builder's updateEntity(false).
     const inserted = await this.txHost.tx
       .getRepository(WebhookEventOrmEntity)
       .insert({ eventId, vendorId, type, payload, createdAt: now });
