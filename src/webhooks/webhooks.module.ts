@@ -27,6 +27,7 @@ import { WebhookEventOrmEntity } from './infrastructure/webhook-event.orm-entity
 import { TypeOrmWebhookDeliveries } from './infrastructure/typeorm-webhook-deliveries';
 import { TypeOrmWebhookEndpoints } from './infrastructure/typeorm-webhook-endpoints';
 import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
+import { WebhookQueries } from './infrastructure/webhooks.queries';
 
 /**
  * Outgoing webhooks (X16-X19, docs/webhooks.md): endpoints, the `DomainEvents` port (shared) that use
@@ -39,6 +40,7 @@ import { TypeOrmWebhookEvents } from './infrastructure/typeorm-webhook-events';
   ],
   controllers: [WebhooksController],
   providers: [
+    WebhookQueries,
     { provide: WebhookEndpoints, useClass: TypeOrmWebhookEndpoints },
     { provide: WebhookEvents, useClass: TypeOrmWebhookEvents },
     { provide: DomainEvents, useClass: WebhookDomainEvents },

@@ -1,4 +1,6 @@
 import { TestingModuleBuilder } from '@nestjs/testing';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import request from 'supertest';
 import { ManagementServer } from '../../src/shared/management/management-server';
 import { openApiDocument } from '../../src/shared/management/openapi';
@@ -6,9 +8,10 @@ import { Webhook } from 'standardwebhooks';
 import { MailDispatcherSettings } from '../../src/mail/application/mail-dispatcher.settings';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { Clock } from '../../src/shared/domain/clock';
-import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
 import { WebhookDispatcher } from '../../src/webhooks/application/webhook-dispatcher';
 import { WebhookDispatcherSettings } from '../../src/webhooks/application/webhook-dispatcher.settings';
+import { WebhookDeliveryOrmEntity } from '../../src/webhooks/infrastructure/webhook-delivery.orm-entity';
+import { WebhookEndpointOrmEntity } from '../../src/webhooks/infrastructure/webhook-endpoint.orm-entity';
 import { createLead, invitePartner, leadBody, vendorApi, VendorApi } from '../support/lead-fixtures';
 import { SettableClock } from '../support/partner-mother';
 import { TestApp, createTestApp, createVendor, unique } from '../support/test-app';
@@ -277,19 +280,16 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
 
   /** The stored row of the endpoint's only delivery, read from the database. */
   async function storedDelivery(hookId: number) {
-    const db = t.app.get(SqlDatabase);
-    const row = await t.app.get(UnitOfWork).read(() =>
-      db.one<{
-        status: string;
-        attempts: number | string;
-        last_error: string | null;
-        next_attempt_at: unknown;
-      }>(
-        'SELECT status, attempts, last_error, next_attempt_at FROM webhook_deliveries WHERE endpoint_id = ?',
-        [hookId],
-      ),
-    );
-    return { ...row!, attempts: Number(row!.attempts) };
+    const txHost = t.app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost);
+    const row = await t.app
+      .get(UnitOfWork)
+      .read(() => txHost.tx.getRepository(WebhookDeliveryOrmEntity).findOneBy({ endpointId: hookId }));
+    return {
+      status: row!.status,
+      attempts: Number(row!.attempts),
+      lastError: row!.lastError,
+      nextAttemptAt: row!.nextAttemptAt,
+    };
   }
 
   it('sends nothing for a delivery queued after its endpoint was deleted (a change committed alongside the DELETE)', async () => {
@@ -298,18 +298,20 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     await createLead(t.http, apiKey, partnerId);
     // What MySQL/MariaDB can leave when a lead change and the DELETE commit at the same moment: the
     // endpoint deleted, and a PENDING delivery the DELETE did not see.
-    const db = t.app.get(SqlDatabase);
-    await t.app
-      .get(UnitOfWork)
-      .run(() => db.run('UPDATE webhook_endpoints SET disabled_at = created_at WHERE id = ?', [hook.id]));
+    const txHost = t.app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost);
+    await t.app.get(UnitOfWork).run(() =>
+      txHost.tx
+        .getRepository(WebhookEndpointOrmEntity)
+        .update({ id: hook.id }, { disabledAt: () => 'created_at' }),
+    );
     const round = await t.app.get(WebhookDispatcher).dispatchDue();
     expect(round).toMatchObject({ claimed: 1, cancelled: 1, delivered: 0 });
     expect(receiver.received).toEqual([]);
     expect(await storedDelivery(hook.id)).toMatchObject({
       status: 'FAILED',
       attempts: 0,
-      last_error: 'endpoint deleted',
-      next_attempt_at: null,
+      lastError: 'endpoint deleted',
+      nextAttemptAt: null,
     });
   });
 
@@ -331,8 +333,8 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
       expect(await round).toMatchObject({ claimed: 1, cancelled: 1, delivered: 0, retried: 0 });
       expect(receiver.received).toHaveLength(1);
       const stored = await storedDelivery(hook.id);
-      expect(stored).toMatchObject({ status: 'FAILED', attempts: 0, last_error: 'endpoint deleted' });
-      expect(stored.next_attempt_at).toBeNull();
+      expect(stored).toMatchObject({ status: 'FAILED', attempts: 0, lastError: 'endpoint deleted' });
+      expect(stored.nextAttemptAt).toBeNull();
       clock.pin(new Date(Date.now() + 86_400_000).toISOString()); // long past any retry: nothing is due
       await deliverAll();
       expect(receiver.received).toHaveLength(1);

@@ -2,30 +2,24 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
+import {
+  DatabaseDialect,
+  nullableDateFromRow,
+} from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
-import { SqlDatabase, nullableDateFromRow } from '../../shared/infrastructure/database/sql-database';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
+import { WebhookQueries } from './webhooks.queries';
 
 const MAX_ERROR_LENGTH = 1000;
-
-interface ClaimedRow {
-  id: number | string;
-  attempts: number | string;
-  url: string;
-  secret: string;
-  event_id: string;
-  payload: string;
-}
 
 /** The delivery queue's SQL (X18): rows leased by claimLeasedRows, as the mail outbox's are. */
 @Injectable()
 export class TypeOrmDeliveryQueue extends DeliveryQueue {
   constructor(
     private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly db: SqlDatabase,
     private readonly dialect: DatabaseDialect,
+    private readonly queries: WebhookQueries,
   ) {
     super();
   }
@@ -41,24 +35,7 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
       leaseUntil,
       leaseToken,
     });
-    const rows: ClaimedRow[] = await this.txHost.tx.query(
-      `SELECT d.id, d.attempts, w.url, w.secret, e.event_id, e.payload
-         FROM webhook_deliveries d
-         JOIN webhook_endpoints w ON w.id = d.endpoint_id
-         JOIN webhook_events e ON e.id = d.event_id
-        WHERE d.lease_token = ? AND d.status = 'PENDING'
-        ORDER BY d.id`,
-      [leaseToken],
-    );
-    return rows.map((row) => ({
-      id: Number(row.id),
-      leaseToken,
-      attempts: Number(row.attempts),
-      url: row.url,
-      secret: row.secret,
-      eventId: row.event_id,
-      payload: row.payload,
-    }));
+    return this.queries.claimedDeliveries(leaseToken);
   }
 
   private attempted(outcome: AttemptOutcome) {
@@ -72,21 +49,27 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
   }
 
   async confirm(delivery: ClaimedDelivery): Promise<boolean> {
-    const endpointDeleted = await this.db.run(
-      `UPDATE webhook_deliveries
-          SET status = 'FAILED', next_attempt_at = NULL, locked_until = NULL, lease_token = NULL,
-              last_error = 'endpoint deleted'
-        WHERE id = ? AND lease_token = ? AND status = 'PENDING'
-          AND EXISTS (SELECT 1 FROM webhook_endpoints w
-                       WHERE w.id = webhook_deliveries.endpoint_id AND w.disabled_at IS NOT NULL)`,
-      [delivery.id, delivery.leaseToken],
-    );
-    if (endpointDeleted.affected > 0) return false;
-    const held = await this.db.one(
-      `SELECT 1 AS held FROM webhook_deliveries WHERE id = ? AND lease_token = ? AND status = 'PENDING'`,
-      [delivery.id, delivery.leaseToken],
-    );
-    return held !== undefined;
+    // A conditional UPDATE whose count answers: the endpoint test and the write are one statement.
+    const endpointDeleted = await this.rows
+      .createQueryBuilder()
+      .update(WebhookDeliveryOrmEntity)
+      .set({
+        status: 'FAILED',
+        nextAttemptAt: null,
+        lockedUntil: null,
+        leaseToken: null,
+        lastError: 'endpoint deleted',
+      })
+      .where({ id: delivery.id, leaseToken: delivery.leaseToken, status: 'PENDING' })
+      .andWhere(
+        `EXISTS (SELECT 1 FROM webhook_endpoints w
+                  WHERE w.id = webhook_deliveries.endpoint_id AND w.disabled_at IS NOT NULL)`,
+      )
+      .execute();
+    if ((endpointDeleted.affected ?? 0) > 0) return false;
+    return this.rows.exists({
+      where: { id: delivery.id, leaseToken: delivery.leaseToken, status: 'PENDING' },
+    });
   }
 
   /** Writes an attempt's outcome only while the row is still PENDING under the delivery's lease. */
@@ -137,11 +120,13 @@ export class TypeOrmDeliveryQueue extends DeliveryQueue {
     await this.rows.update({ id: In(ids), leaseToken }, { lockedUntil: null, leaseToken: null });
   }
 
-  /** Through SqlDatabase: read outside a transaction, it counts only committed rows (rule 3). */
   async stats(): Promise<QueueStats> {
-    const row = await this.db.one<{ pending: number | string; oldest: unknown }>(
-      `SELECT COUNT(*) AS pending, MIN(created_at) AS oldest FROM webhook_deliveries WHERE status = 'PENDING'`,
-    );
+    const row: { pending: number | string; oldest: unknown } | undefined = await this.rows
+      .createQueryBuilder('d')
+      .select('COUNT(*)', 'pending')
+      .addSelect('MIN(d.createdAt)', 'oldest')
+      .where({ status: 'PENDING' })
+      .getRawOne();
     return { pending: Number(row?.pending ?? 0), oldestPendingAt: nullableDateFromRow(row?.oldest) };
   }
 }

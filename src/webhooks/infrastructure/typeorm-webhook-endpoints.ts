@@ -1,16 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { DataSource } from 'typeorm';
-import { EntitySql } from '../../shared/infrastructure/database/entity-sql';
-import { SqlDatabase } from '../../shared/infrastructure/database/sql-database';
+import { IsNull } from 'typeorm';
 import { WebhookEndpoint, WebhookEndpoints } from '../application/webhook-endpoints';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';
 import { WebhookEndpointOrmEntity } from './webhook-endpoint.orm-entity';
 
 function toEndpoint(row: WebhookEndpointOrmEntity): WebhookEndpoint {
   return {
-    id: row.id,
+    id: Number(row.id),
     vendorId: row.vendorId,
     url: row.url,
     events: row.events.split(','),
@@ -23,21 +21,8 @@ function toEndpoint(row: WebhookEndpointOrmEntity): WebhookEndpoint {
 
 @Injectable()
 export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
-  private readonly sql: EntitySql<WebhookEndpointOrmEntity>;
-  private readonly listSql: string;
-  private readonly findSql: string;
-
-  constructor(
-    private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>,
-    private readonly db: SqlDatabase,
-    dataSource: DataSource,
-  ) {
+  constructor(private readonly txHost: TransactionHost<TransactionalAdapterTypeOrm>) {
     super();
-    this.sql = new EntitySql(dataSource, WebhookEndpointOrmEntity, 'w');
-    const active = `SELECT ${this.sql.selectList} FROM webhook_endpoints w
-      WHERE w.vendor_id = ? AND w.disabled_at IS NULL`;
-    this.listSql = `${active} ORDER BY w.id`;
-    this.findSql = `${active} AND w.id = ?`;
   }
 
   private get rows() {
@@ -49,15 +34,15 @@ export class TypeOrmWebhookEndpoints extends WebhookEndpoints {
     return { ...endpoint, id: Number((result.identifiers[0] as { id: number }).id) };
   }
 
-  /** Reads go through SqlDatabase, so outside a transaction they see only committed rows (rule 3). */
+  /** Only endpoints not deleted (X16), through ix_webhook_endpoints_vendor. */
   async listForVendor(vendorId: number): Promise<WebhookEndpoint[]> {
-    const rows = await this.db.rows(this.listSql, [vendorId]);
-    return rows.map((row) => toEndpoint(this.sql.fromArray(row)));
+    const rows = await this.rows.find({ where: { vendorId, disabledAt: IsNull() }, order: { id: 'ASC' } });
+    return rows.map(toEndpoint);
   }
 
   async findForVendor(id: number, vendorId: number): Promise<WebhookEndpoint | null> {
-    const rows = await this.db.rows(this.findSql, [vendorId, id]);
-    return rows.length === 0 ? null : toEndpoint(this.sql.fromArray(rows[0]!));
+    const row = await this.rows.findOne({ where: { id, vendorId, disabledAt: IsNull() } });
+    return row ? toEndpoint(row) : null;
   }
 
   async disable(id: number, at: Date): Promise<void> {
