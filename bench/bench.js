@@ -615,6 +615,14 @@ async function ensure(ctx, needs) {
   if (needs.includes('flat')) await ensureFlat(ctx);
 }
 
+/** What shares the machine's cores during the runs: "client, service, ceiling and database". */
+function sharing(ctx) {
+  const parts = ['client', 'service', 'ceiling'];
+  if (ctx.floor) parts.push('engine floor');
+  if (ctx.o.engine === 'mysql') parts.push('database');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
 function machineFacts(ctx) {
   const cpus = os.cpus();
   let commit = 'unknown';
@@ -640,7 +648,7 @@ function machineFacts(ctx) {
     ['engine', ctx.engineText],
     [
       'load',
-      `autocannon ${require('autocannon/package.json').version}, ${o.connections} connections (latency section: ${o.latencyConnections}), ${o.seconds} s per scenario after a ${o.warmup} s warm-up; client, service, ceiling${o.engine === 'mysql' ? ' and database' : ''} ${ctx.floor ? ' and the engine floor' : ''} share the machine`,
+      `autocannon ${require('autocannon/package.json').version}, ${o.connections} connections (latency section: ${o.latencyConnections}), ${o.seconds} s per scenario after a ${o.warmup} s warm-up; ${sharing(ctx)} share the machine`,
     ],
     [
       'engine floor',
@@ -776,16 +784,23 @@ function errorsOf(ctx) {
   return errors;
 }
 
+/** What `× floor` means, for a section with floor runs (undefined without). */
+function floorText(ctx) {
+  if (ctx.floorRows.length === 0) return undefined;
+  const script = ctx.o.engine === 'mysql' ? 'bench/floor-server-mysql.js' : 'bench/floor-server.js';
+  return `\`× floor\` is the scenario's req/s divided by the req/s of the engine floor (\`${script}\`: the service's own statements for the request behind a bare route, on the same database) measured right after it with the same requests and connections (\`floor req/s\`); the floor serves \`get-lead\`, \`list\` and \`create-lead\`. The targets list the share and the floor's own ratio to the ceiling as \`info\`: no goal is set for them.`;
+}
+
 function buildReport(ctx) {
   const { o } = ctx;
   const inSection = (s) => ctx.rows.filter((r) => r.section === s);
   const sections = [];
   if (o.only) {
-    sections.push({ title: `Only ${o.onlyNames.join(', ')}`, rows: ctx.rows });
+    sections.push({ title: `Only ${o.onlyNames.join(', ')}`, text: floorText(ctx), rows: ctx.rows });
   } else {
     sections.push({
       title: `Throughput at ${o.connections} connections`,
-      text: `\`× ceiling\` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (\`ceiling req/s\`); the first row is the ceiling at the start of the section.${ctx.floorRows.length > 0 ? ` \`× floor\` is the scenario's req/s divided by the req/s of the engine floor (${o.engine === 'mysql' ? '`bench/floor-server-mysql.js`' : '`bench/floor-server.js`'}: the service's own statements for the request behind a bare route, on the same database) measured right after it with the same requests (\`floor req/s\`); the floor serves \`get-lead\`, \`list\` and \`create-lead\`.` : ''}`,
+      text: `\`× ceiling\` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (\`ceiling req/s\`); the first row is the ceiling at the start of the section.${ctx.floorRows.length > 0 ? ` ${floorText(ctx)}` : ''}`,
       rows: inSection('throughput'),
     });
     sections.push({
