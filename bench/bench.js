@@ -6,7 +6,9 @@
 // (bench/ceiling-server.js: a bare NestJS + Fastify app with an in-memory API-key check). Seeds a
 // partner with 20,000 leads over the HTTP API, drives every scenario with autocannon, and reports
 // each scenario's req/s as a ratio of the ceiling's req/s measured in the same run at the same
-// number of connections, plus latency percentiles, unexpected statuses, the flatness of page 0
+// number of connections and, for the scenarios the engine floor serves (bench/floor-server.js on
+// SQLite, bench/floor-server-mysql.js on MySQL: the service's own statements behind a bare route),
+// as a share of the floor's req/s measured right after it, plus latency percentiles, unexpected statuses, the flatness of page 0
 // between a 10,000-lead and a 1,000,000-lead partner (seeded with `node dist/cli.js leads:import`)
 // and the service's peak RSS. Writes a markdown report to a temporary file (with --write, to
 // bench/results-<engine>.md) and a summary to stderr.
@@ -21,7 +23,16 @@ const { parseArgs } = require('node:util');
 const { openEngine, median } = require('./lib/engine');
 const { runScenario } = require('./lib/load');
 const { closeAgent, expectStatus, request } = require('./lib/http');
-const { ROOT, runCli, cliHelp, startService, startCeiling, stopAll, peakRss } = require('./lib/processes');
+const {
+  ROOT,
+  runCli,
+  cliHelp,
+  startService,
+  startCeiling,
+  startFloor,
+  stopAll,
+  peakRss,
+} = require('./lib/processes');
 const { fmt, markdown, summary, summaryLine } = require('./lib/report');
 const seed = require('./lib/seed');
 
@@ -32,7 +43,7 @@ const USAGE = `usage: npm run bench -- [options]
 
   --engine sqlite|mysql   database engine (default sqlite, or BENCH_ENGINE; BENCH_MYSQL_URL set means mysql)
   --write                 write bench/results-<engine>.md instead of a temporary file
-  --only <scenario>       run one scenario (and the ceiling at the same connection count)
+  --only <scenario,...>   run these scenarios only, each after a ceiling run at the same connection count
   --url <url> --key <key> with --only: drive an already running service instead of starting one
   --partner <id>          with --url: use this partner's leads instead of seeding a new partner
   --status <id>           with --url: a status option id of the key's vendor (seeded leads, filtered list)
@@ -40,6 +51,7 @@ const USAGE = `usage: npm run bench -- [options]
   --connections <n>       connections (default 50, or BENCH_CONNECTIONS)
   --seconds <s>           measured seconds per scenario (default 10, or BENCH_SECONDS)
   --no-ceiling            with --only: skip the ceiling run (no ratio)
+  --no-floor              skip the engine floor runs (no share of the floor); never run with --url
 
 scenarios: ${'SCENARIOS'}
 environment: BENCH_CONNECTIONS, BENCH_LATENCY_CONNECTIONS (10), BENCH_SECONDS (10), BENCH_WARMUP (2),
@@ -75,6 +87,7 @@ function readOptions() {
       connections: { type: 'string' },
       seconds: { type: 'string' },
       'no-ceiling': { type: 'boolean' },
+      'no-floor': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -88,12 +101,14 @@ function readOptions() {
     engine,
     write: Boolean(values.write),
     only: values.only,
+    onlyNames: values.only ? values.only.split(',').map((name) => name.trim()) : [],
     url: values.url && values.url.replace(/\/+$/, ''),
     key: values.key,
     partner: values.partner && Number(values.partner),
     status: values.status && Number(values.status),
     pid: values.pid && Number(values.pid),
     noCeiling: Boolean(values['no-ceiling']),
+    noFloor: Boolean(values['no-floor']),
     connections: number(values.connections ?? env.BENCH_CONNECTIONS, 50, 'BENCH_CONNECTIONS'),
     latencyConnections: number(env.BENCH_LATENCY_CONNECTIONS, 10, 'BENCH_LATENCY_CONNECTIONS'),
     seconds,
@@ -142,6 +157,7 @@ function scenarioCatalog(ctx) {
     {
       name: 'get-lead',
       title: 'GET /leads/{id} (rotating over the seeded leads)',
+      floor: true,
       needs: ['main'],
       expected: 200,
       headers: key,
@@ -150,6 +166,7 @@ function scenarioCatalog(ctx) {
     {
       name: 'list',
       title: () => `GET /partners/{id}/leads: page 0, 20 of ${fmt.int(main().total)}`,
+      floor: true,
       needs: ['main'],
       expected: 200,
       headers: key,
@@ -176,6 +193,7 @@ function scenarioCatalog(ctx) {
     {
       name: 'create-lead',
       title: 'POST /partners/{id}/leads (create, a unique email each)',
+      floor: true,
       needs: ['main'],
       expected: 200,
       method: 'POST',
@@ -270,9 +288,10 @@ async function settle(ctx, url) {
 
 /**
  * Runs one scenario with fresh request state; returns its row with `ratio` to `ceilingRow`. A row
- * with `record: false` (a paired ceiling run) is returned but not reported as a scenario.
+ * with `record: false` (a paired ceiling or floor run) is returned but not reported as a scenario.
+ * `onFloor`: the scenario's requests go to the engine floor instead of the service.
  */
-async function run(ctx, scenario, connections, ceilingRow, { record = true } = {}) {
+async function run(ctx, scenario, connections, ceilingRow, { record = true, onFloor = false } = {}) {
   const makeSetup = scenario.setupRequest;
   let phase = 'warmup';
   const live = {
@@ -291,7 +310,7 @@ async function run(ctx, scenario, connections, ceilingRow, { record = true } = {
       if (makeSetup) live.setupRequest = makeSetup(phase);
     },
   };
-  const url = scenario.target === 'ceiling' ? ctx.ceiling.url : ctx.api.url;
+  const url = onFloor ? ctx.floor.url : scenario.target === 'ceiling' ? ctx.ceiling.url : ctx.api.url;
   const tty = process.stderr.isTTY;
   if (tty) process.stderr.write(`${scenario.name}@${connections} ...`);
   const row = await runScenario(url, live, {
@@ -303,8 +322,15 @@ async function run(ctx, scenario, connections, ceilingRow, { record = true } = {
   row.ratio = ceilingRow ? row.rps / ceilingRow.rps : NaN;
   row.ceilingRps = ceilingRow ? ceilingRow.rps : NaN;
   if (scenario.describe) row.title = scenario.describe(row);
-  process.stderr.write(`${tty ? '\r\x1b[K' : ''}${record ? '' : '  (paired) '}${summaryLine(row)}\n`);
+  const paired = onFloor ? '  (floor) ' : record ? '' : '  (paired) ';
+  process.stderr.write(`${tty ? '\r\x1b[K' : ''}${paired}${summaryLine(row)}\n`);
   if (record) ctx.rows.push(row);
+  if (ctx.floor && ctx.floor.exited) {
+    const { code, signal } = await ctx.floor.exit;
+    throw new Error(
+      `the engine floor exited with ${signal || `code ${code}`} during ${scenario.name}@${connections}`,
+    );
+  }
   if (ctx.service && ctx.service.exited) {
     const { code, signal } = await ctx.service.exit;
     throw new Error(
@@ -313,6 +339,21 @@ async function run(ctx, scenario, connections, ceilingRow, { record = true } = {
     );
   }
   return row;
+}
+
+/**
+ * The engine floor's run of a scenario it serves, right after the service's (same requests, same
+ * connections, the same paired ceiling): `row` gains `floorRps` and `floorRatio` (the service's
+ * req/s as a share of the floor's). Only at the throughput sections' connection count.
+ */
+async function floorRun(ctx, scenario, row, connections, ceilingRow) {
+  if (!ctx.floor || !scenario.floor || connections !== ctx.o.connections) return;
+  const floorRow = await run(ctx, scenario, connections, ceilingRow, { record: false, onFloor: true });
+  floorRow.section = row.section;
+  ctx.floorRows.push(floorRow);
+  row.floorRps = floorRow.rps;
+  row.floorRatio = row.rps / floorRow.rps;
+  row.floorCeilingRatio = floorRow.ratio;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -574,6 +615,14 @@ async function ensure(ctx, needs) {
   if (needs.includes('flat')) await ensureFlat(ctx);
 }
 
+/** What shares the machine's cores during the runs: "client, service, ceiling and database". */
+function sharing(ctx) {
+  const parts = ['client', 'service', 'ceiling'];
+  if (ctx.floor) parts.push('engine floor');
+  if (ctx.o.engine === 'mysql') parts.push('database');
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
 function machineFacts(ctx) {
   const cpus = os.cpus();
   let commit = 'unknown';
@@ -599,7 +648,13 @@ function machineFacts(ctx) {
     ['engine', ctx.engineText],
     [
       'load',
-      `autocannon ${require('autocannon/package.json').version}, ${o.connections} connections (latency section: ${o.latencyConnections}), ${o.seconds} s per scenario after a ${o.warmup} s warm-up; client, service, ceiling${o.engine === 'mysql' ? ' and database' : ''} share the machine`,
+      `autocannon ${require('autocannon/package.json').version}, ${o.connections} connections (latency section: ${o.latencyConnections}), ${o.seconds} s per scenario after a ${o.warmup} s warm-up; ${sharing(ctx)} share the machine`,
+    ],
+    [
+      'engine floor',
+      ctx.floor
+        ? `${o.engine === 'mysql' ? 'bench/floor-server-mysql.js (mysql2, a pool of 10, prepared statements)' : 'bench/floor-server.js (better-sqlite3)'} on the service's database, run right after get-lead, list and create-lead at ${o.connections} connections with the same requests`
+        : `not run (${o.url ? '--url' : o.noFloor ? '--no-floor' : 'the scenario is not one the floor serves'})`,
     ],
     [
       'seed',
@@ -617,6 +672,16 @@ function check(targets, name, value, goal, pass, digits = 2) {
     measured: Number.isFinite(value) ? value.toFixed(digits) : '-',
     goal,
     pass: Boolean(pass),
+  });
+}
+
+/** A measured figure shown among the targets, with no goal (neither pass nor FAIL). */
+function info(targets, name, value, digits = 2) {
+  targets.push({
+    name,
+    measured: Number.isFinite(value) ? value.toFixed(digits) : '-',
+    goal: '-',
+    info: true,
   });
 }
 
@@ -644,6 +709,12 @@ function targetsOf(ctx) {
         `>= ${goal}`,
         r.ratio >= goal,
       );
+  }
+  // The share of the engine floor: informational (docs/performance.md "The engine floor" sets no goal).
+  for (const r of ctx.rows.filter((x) => x.connections === o.connections && Number.isFinite(x.floorRatio))) {
+    info(t, `${r.name} / engine floor req/s @${o.connections} (${o.engine})`, r.floorRatio);
+    if (Number.isFinite(r.floorCeilingRatio))
+      info(t, `${r.name}: engine floor / ceiling req/s @${o.connections} (${o.engine})`, r.floorCeilingRatio);
   }
   for (const [name, goal] of [
     ['get-lead', 5],
@@ -700,16 +771,24 @@ function targetsOf(ctx) {
 
 function errorsOf(ctx) {
   const errors = [];
-  for (const r of ctx.rows) {
+  // the floor's runs too: a floor that refuses its requests measures nothing
+  for (const r of [...ctx.rows, ...ctx.floorRows]) {
     const total = r.requests + (r.unexpected.timeouts || 0) + (r.unexpected['socket errors'] || 0);
     // no response and no error: every request took longer than the run (0 req/s, not an error)
     if (total > 0 && r.unexpectedCount / total > ctx.o.maxUnexpected) {
       errors.push(
-        `${r.name}@${r.connections}: ${r.unexpectedText} unexpected of ${fmt.int(total)} (more than ${ctx.o.maxUnexpected * 100}%, expected ${r.expected})`,
+        `${r.name}@${r.connections}${ctx.floorRows.includes(r) ? ' on the engine floor' : ''}: ${r.unexpectedText} unexpected of ${fmt.int(total)} (more than ${ctx.o.maxUnexpected * 100}%, expected ${r.expected})`,
       );
     }
   }
   return errors;
+}
+
+/** What `× floor` means, for a section with floor runs (undefined without). */
+function floorText(ctx) {
+  if (ctx.floorRows.length === 0) return undefined;
+  const script = ctx.o.engine === 'mysql' ? 'bench/floor-server-mysql.js' : 'bench/floor-server.js';
+  return `\`× floor\` is the scenario's req/s divided by the req/s of the engine floor (\`${script}\`: the service's own statements for the request behind a bare route, on the same database) measured right after it with the same requests and connections (\`floor req/s\`); the floor serves \`get-lead\`, \`list\` and \`create-lead\`. The targets list the share and the floor's own ratio to the ceiling as \`info\`: no goal is set for them.`;
 }
 
 function buildReport(ctx) {
@@ -717,11 +796,11 @@ function buildReport(ctx) {
   const inSection = (s) => ctx.rows.filter((r) => r.section === s);
   const sections = [];
   if (o.only) {
-    sections.push({ title: `Only ${o.only}`, rows: ctx.rows });
+    sections.push({ title: `Only ${o.onlyNames.join(', ')}`, text: floorText(ctx), rows: ctx.rows });
   } else {
     sections.push({
       title: `Throughput at ${o.connections} connections`,
-      text: "`× ceiling` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (`ceiling req/s`); the first row is the ceiling at the start of the section.",
+      text: `\`× ceiling\` is the scenario's req/s divided by the req/s of the ceiling measured right before it at the same connection count (\`ceiling req/s\`); the first row is the ceiling at the start of the section.${ctx.floorRows.length > 0 ? ` ${floorText(ctx)}` : ''}`,
       rows: inSection('throughput'),
     });
     sections.push({
@@ -814,6 +893,7 @@ async function main() {
     o,
     run: Date.now().toString(36),
     rows: [],
+    floorRows: [],
     seeding: [],
     memory: [],
     failures: [],
@@ -822,9 +902,10 @@ async function main() {
     options: { statuses: [], sources: [] },
   };
   const catalog = scenarioCatalog(ctx);
-  const only = o.only && catalog.find((s) => s.name === o.only);
-  if (o.only && !only) {
-    process.stderr.write(`unknown scenario ${o.only}; one of: ${scenarioNames()}\n`);
+  const only = o.onlyNames.map((name) => catalog.find((s) => s.name === name));
+  const unknown = o.onlyNames.filter((name, i) => !only[i]);
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown scenario ${unknown.join(', ')}; one of: ${scenarioNames()}\n`);
     return 2;
   }
   const cleanups = [];
@@ -848,7 +929,7 @@ async function main() {
   });
 
   try {
-    const wantsFlat = o.only ? only.needs.includes('flat') : o.largeLeads > 0;
+    const wantsFlat = o.only ? only.some((s) => s.needs.includes('flat')) : o.largeLeads > 0;
     if (o.url) {
       ctx.api = { url: o.url, key: o.key };
       ctx.servicePid = o.pid;
@@ -901,18 +982,27 @@ async function main() {
         ).id;
       for (const label of ['New', 'Hot', 'Cold']) ctx.options.statuses.push(await option('status', label));
       ctx.options.sources.push(await option('source', 'Web'));
-      process.stderr.write('starting the service and the ceiling server ...\n');
-      const [service, ceiling] = await Promise.all([
+      const floorServes = o.only ? only.some((s) => s.floor) : true;
+      process.stderr.write(
+        `starting the service, the ceiling server${floorServes && !o.noFloor ? ' and the engine floor' : ''} ...\n`,
+      );
+      const [service, ceiling, floor] = await Promise.all([
         startService(ctx.env, vendor.apiKey),
         startCeiling(vendor.apiKey),
+        // the floor runs the service's statements on the service's own database, beside it
+        floorServes && !o.noFloor
+          ? startFloor(o.engine, databaseUrl, vendor.apiKey, vendor.vendorId)
+          : undefined,
       ]);
+      ctx.floor = floor;
       ctx.api = { url: service.url, key: vendor.apiKey };
       ctx.ceiling = ceiling;
       ctx.servicePid = service.pid;
       ctx.service = service;
     }
     ctx.key = ctx.api.key;
-    if (o.url && (o.only === 'ceiling' || !o.noCeiling)) {
+    const withCeiling = o.onlyNames.includes('ceiling') || !o.noCeiling;
+    if (o.url && withCeiling) {
       const ceiling = await startCeiling(o.key);
       ctx.ceiling = ceiling;
     }
@@ -925,6 +1015,7 @@ async function main() {
       await ensure(ctx, scenario.needs);
       const row = await run(ctx, scenario, connections, ceilingRow, options);
       row.section = section;
+      if (!options || options.record !== false) await floorRun(ctx, scenario, row, connections, ceilingRow);
       return row;
     };
     // Each scenario's ratio is to the ceiling measured right before it (bench/README.md, "The
@@ -935,10 +1026,16 @@ async function main() {
       return go(name, section, connections, ceilingRow);
     };
     if (o.only) {
-      await ensure(ctx, only.needs);
-      const ceilingRow =
-        o.only === 'ceiling' || !o.noCeiling ? await go('ceiling', 'only', o.connections) : undefined;
-      if (o.only !== 'ceiling') await go(o.only, 'only', o.connections, ceilingRow);
+      // the set-up first, so that no seeding runs between a ceiling run and its scenario
+      for (const scenario of only) await ensure(ctx, scenario.needs);
+      let ceilingRow = withCeiling ? await go('ceiling', 'only', o.connections) : undefined;
+      const names = o.onlyNames.filter((name) => name !== 'ceiling');
+      for (const [i, name] of names.entries()) {
+        // each scenario after a ceiling run of its own, as in a full run (the first: the one above)
+        if (withCeiling && i > 0)
+          ceilingRow = await go('ceiling', 'only', o.connections, undefined, { record: false });
+        await go(name, 'only', o.connections, ceilingRow);
+      }
     } else {
       await ensureMain(ctx);
       process.stderr.write(`throughput at ${o.connections} connections:\n`);

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// The engine floor: how fast the two hot paths the ceiling leaves furthest behind (create and list
-// page 0) could be if a request ran nothing but the SQL statements the service runs for it. The
+// The engine floor (SQLite): how fast the hot paths (read a lead, create one, list page 0) could be
+// if a request ran nothing but the SQL statements the service runs for it. The
 // ceiling's bare NestJS 11 + Fastify application with its in-memory API-key check, plus
 // better-sqlite3 on the service's own SQLite file (same pragmas, schema and statements, in the same
 // order), and nothing else. A measuring aid, never the product (docs/performance.md "The engine
 // floor" lists what it leaves out): the service must do all of that, so its rates stay below these.
 //
+//   GET /api/v1/vendors/leads/:id            the lead row packed as a JSON array with its isDuplicate
+//       (D28), by primary key and vendor (GetLeadUseCase, findViewForVendor), on the read connection.
 //   POST /api/v1/vendors/partners/:id/leads  the create's statements (CreateLeadUseCase and the
 //       option check before it): the status option on the read connection; then, in the write
 //       transaction, the partner connection, the email check (D27), the lead row, its maintained
@@ -26,32 +28,18 @@
 //   npm run bench -- --only create-lead --url http://127.0.0.1:N --key prm_... --partner P --status S
 // Bodies are taken as the benchmark sends them (firstName, lastName, emailAddress, companyName, status).
 'use strict';
-require('reflect-metadata');
-const {
-  Body,
-  Controller,
-  Get,
-  HttpCode,
-  HttpException,
-  Module,
-  Param,
-  Post,
-  Query,
-} = require('@nestjs/common');
-const { NestFactory } = require('@nestjs/core');
-const { FastifyAdapter } = require('@nestjs/platform-fastify');
 const Database = require('better-sqlite3');
-const { join } = require('node:path');
+const {
+  LEAD_COLUMNS,
+  VIEW_COLUMNS,
+  loadFoldCase,
+  newLeadRow,
+  refuse,
+  startFloorApp,
+  view,
+} = require('./lib/floor-app');
 
-let foldCase;
-try {
-  ({ foldCase } = require(join(__dirname, '..', 'dist', 'shared', 'domain', 'text.js')));
-} catch {
-  process.stderr.write('floor server: run `npm run build` first (it uses dist/shared/domain/text.js)\n');
-  process.exit(2);
-}
-
-const NAMESPACE = '/api/v1/vendors/';
+const foldCase = loadFoldCase('floor server');
 const path = process.env.FLOOR_DATABASE;
 const apiKey = process.env.FLOOR_API_KEY;
 const vendorId = Number(process.env.FLOOR_VENDOR_ID);
@@ -69,40 +57,6 @@ writer.pragma('synchronous = NORMAL');
 writer.pragma('temp_store = MEMORY');
 const reader = new Database(path, { readonly: true, fileMustExist: true });
 
-const LEAD_COLUMNS = [
-  'vendor_id',
-  'partner_id',
-  'first_name',
-  'first_name_normalized',
-  'last_name',
-  'email_address',
-  'email_normalized',
-  'phone_number',
-  'linked_in_url',
-  'company_name',
-  'website_url',
-  'company_size',
-  'industry',
-  'job_title',
-  'city',
-  'state',
-  'country',
-  'source',
-  'status',
-  'lead_age',
-  'products_interested',
-  'business_impact_metrics',
-  'external_id',
-  'approval_status',
-  'archived',
-  'reject_reason',
-  'reject_comment',
-  'last_active_at',
-  'submitted_by_type',
-  'created_at',
-  'updated_at',
-];
-const VIEW_COLUMNS = ['id', ...LEAD_COLUMNS];
 const packedView = VIEW_COLUMNS.map((c) => `l.${c}`).join(', ');
 // D28 as the leads repository writes it: another active lead, or another lead's contact, of the
 // vendor has the lead's email (typeorm-lead-repository.ts isDuplicateSql, contact-duplicates.sql.ts).
@@ -152,6 +106,11 @@ const r = {
     'SELECT id, vendor_id, kind, label FROM lead_options WHERE vendor_id = ? AND kind = ? AND id IN (?)',
   ),
   connected: reader.prepare(CONNECTED).pluck(),
+  byId: reader
+    .prepare(
+      `SELECT json_array(${packedView}, ${IS_DUPLICATE}) FROM leads l WHERE l.id = ? AND l.vendor_id = ?`,
+    )
+    .pluck(),
   total: reader
     .prepare(
       'SELECT SUM(total) AS total FROM lead_counts WHERE vendor_id = ? AND partner_id = ? AND archived = ?',
@@ -179,54 +138,13 @@ function rowsByIds(count) {
   return statement;
 }
 
-// The Lead of the API (docs/api.md), in its order: the stored columns less the vendor and the
-// normalized keys, datetimes as ISO 8601, archived as a boolean, and isDuplicate.
-const HIDDEN = new Set(['vendor_id', 'first_name_normalized', 'email_normalized']);
-const camel = (column) => column.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
-const SHOWN = VIEW_COLUMNS.map((column, index) => [camel(column), index]).filter(
-  ([, index]) => !HIDDEN.has(VIEW_COLUMNS[index]),
-);
-const iso = (text) => (text === null ? null : `${text.replace(' ', 'T')}Z`);
-function view(values) {
-  const lead = {};
-  for (const [field, index] of SHOWN) lead[field] = values[index];
-  lead.archived = Boolean(lead.archived);
-  lead.lastActiveAt = iso(lead.lastActiveAt);
-  lead.createdAt = iso(lead.createdAt);
-  lead.updatedAt = iso(lead.updatedAt);
-  lead.isDuplicate = Boolean(values[VIEW_COLUMNS.length]);
-  return lead;
-}
-
-/** An answer other than 200 in the standard error shape, with the contract's code, without the field list. */
-const refuse = (status, code) =>
-  new HttpException(
-    { success: false, message: code, status, errors: [], timestamp: new Date().toISOString() },
-    status,
-  );
-
 /** The create's statements for one lead, in the write transaction; throws `refuse(...)` for an answer other than 200. */
 function createOne(partnerId, body) {
   if (!w.connected.get(vendorId, partnerId)) throw refuse(404, 'RESOURCE_NOT_FOUND');
-  const email = foldCase(String(body.emailAddress));
-  if (w.emailTaken.get(vendorId, partnerId, email, 0)) throw refuse(400, 'DUPLICATE_ENTRY');
+  if (w.emailTaken.get(vendorId, partnerId, foldCase(String(body.emailAddress)), 0))
+    throw refuse(400, 'DUPLICATE_ENTRY');
   const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
-  const row = {
-    vendor_id: vendorId,
-    partner_id: partnerId,
-    first_name: body.firstName,
-    first_name_normalized: foldCase(String(body.firstName)),
-    last_name: body.lastName ?? null,
-    email_address: body.emailAddress,
-    email_normalized: email,
-    company_name: body.companyName,
-    status: body.status ?? null,
-    approval_status: 'PENDING',
-    archived: 0,
-    submitted_by_type: 'API',
-    created_at: now,
-    updated_at: now,
-  };
+  const row = newLeadRow(vendorId, partnerId, body, foldCase, now);
   const values = LEAD_COLUMNS.map((column) => row[column] ?? null);
   const id = Number(w.insert.run(values).lastInsertRowid);
   w.count.run(vendorId, partnerId, id % 16);
@@ -295,56 +213,19 @@ function page(partnerId, pageNumber, perPage) {
   }
 }
 
-// The service's envelope (docs/api.md, src/shared/http/envelope.ts), with each route's message.
-const envelope = (message, data) => ({ success: true, message, data, timestamp: new Date().toISOString() });
-
-class FloorController {
-  async create(id, body) {
-    return envelope('LEAD_CREATE_SUCCESSFUL', await create(Number(id), body));
-  }
-
-  list(id, query) {
-    return envelope(null, page(Number(id), Number(query.page ?? 0), Number(query.perPage ?? 20)));
-  }
-}
-Reflect.decorate([Controller('api/v1/vendors/partners')], FloorController);
-const routes = {
-  create: [Post(':id/leads'), HttpCode(200), (t, k) => Param('id')(t, k, 0), (t, k) => Body()(t, k, 1)],
-  list: [Get(':id/leads'), (t, k) => Param('id')(t, k, 0), (t, k) => Query()(t, k, 1)],
-};
-for (const [method, decorators] of Object.entries(routes)) {
-  const descriptor = Object.getOwnPropertyDescriptor(FloorController.prototype, method);
-  Object.defineProperty(
-    FloorController.prototype,
-    method,
-    Reflect.decorate(decorators, FloorController.prototype, method, descriptor),
-  );
-}
-
-class FloorModule {}
-Reflect.decorate([Module({ controllers: [FloorController] })], FloorModule);
-
-async function main() {
-  const app = await NestFactory.create(FloorModule, new FastifyAdapter(), { logger: false });
-  const fastify = app.getHttpAdapter().getInstance();
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith(NAMESPACE) || request.headers['x-api-key'] !== apiKey) {
-      return reply.code(401).send({ success: false, message: 'INVALID_API_KEY', data: null });
-    }
-  });
-  await app.listen({ port: Number(process.env.PORT || 0), host: process.env.HOST || '127.0.0.1' });
-  process.stdout.write(`${JSON.stringify({ port: app.getHttpServer().address().port })}\n`);
-  const stop = () =>
-    app.close().then(() => {
-      reader.close();
-      writer.close();
-      process.exit(0);
-    });
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
-main().catch((error) => {
+startFloorApp('floor server', apiKey, {
+  getLead: async (leadId) => {
+    const packed = r.byId.get(leadId, vendorId);
+    if (packed === undefined) throw refuse(404, 'RESOURCE_NOT_FOUND');
+    return view(JSON.parse(packed));
+  },
+  list: async (partnerId, pageNumber, perPage) => page(partnerId, pageNumber, perPage),
+  create,
+  close: async () => {
+    reader.close();
+    writer.close();
+  },
+}).catch((error) => {
   process.stderr.write(`floor server: ${error.stack || error}\n`);
   process.exit(1);
 });

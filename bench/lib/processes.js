@@ -1,5 +1,5 @@
-// Child processes of the benchmark: the service (node dist/main.js), the ceiling server, and the
-// admin CLI (node dist/cli.js ...), plus the peak-memory reading of a process.
+// Child processes of the benchmark: the service (node dist/main.js), the ceiling server, the engine
+// floor, and the admin CLI (node dist/cli.js ...), plus the peak-memory reading of a process.
 'use strict';
 const { spawn } = require('node:child_process');
 const { readFileSync } = require('node:fs');
@@ -141,14 +141,14 @@ async function startService(env, apiKey) {
   return proc;
 }
 
-/** Starts bench/ceiling-server.js accepting `apiKey`; resolves when it listens. */
-async function startCeiling(apiKey) {
-  const child = spawn(process.execPath, [join(__dirname, '..', 'ceiling-server.js')], {
+/** Starts `node <script>` with `env`; resolves when it prints {"port":N} (it listens). */
+async function startListening(script, env, name) {
+  const child = spawn(process.execPath, [script], {
     cwd: ROOT,
-    env: { ...process.env, CEILING_API_KEYS: apiKey, PORT: '0', HOST: '127.0.0.1' },
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const proc = track(child, 'ceiling server (bench/ceiling-server.js)');
+  const proc = track(child, name);
   const port = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c) => {
@@ -162,6 +162,33 @@ async function startCeiling(apiKey) {
   return proc;
 }
 
+/** Starts bench/ceiling-server.js accepting `apiKey`; resolves when it listens. */
+function startCeiling(apiKey) {
+  return startListening(
+    join(__dirname, '..', 'ceiling-server.js'),
+    { CEILING_API_KEYS: apiKey },
+    'ceiling server (bench/ceiling-server.js)',
+  );
+}
+
+/**
+ * Starts the engine floor of `engine` on the service's database (`databaseUrl`, as DATABASE_URL:
+ * `sqlite:<path>` or `mysql://...`): bench/floor-server.js or bench/floor-server-mysql.js, accepting
+ * `apiKey` for `vendorId`; resolves when it listens.
+ */
+function startFloor(engine, databaseUrl, apiKey, vendorId) {
+  const script = engine === 'mysql' ? 'floor-server-mysql.js' : 'floor-server.js';
+  const database =
+    engine === 'mysql'
+      ? { FLOOR_MYSQL_URL: databaseUrl }
+      : { FLOOR_DATABASE: databaseUrl.replace(/^sqlite:/, '') };
+  return startListening(
+    join(__dirname, '..', script),
+    { ...database, FLOOR_API_KEY: apiKey, FLOOR_VENDOR_ID: String(vendorId) },
+    `engine floor (bench/${script})`,
+  );
+}
+
 /** Peak resident set size of a live process in bytes (VmHWM of /proc/<pid>/status), or null. */
 function peakRss(pid) {
   try {
@@ -172,4 +199,4 @@ function peakRss(pid) {
   }
 }
 
-module.exports = { ROOT, runCli, cliHelp, startService, startCeiling, stopAll, peakRss };
+module.exports = { ROOT, runCli, cliHelp, startService, startCeiling, startFloor, stopAll, peakRss };

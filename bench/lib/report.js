@@ -9,21 +9,27 @@ const fmt = {
 };
 
 function scenarioTable(rows) {
+  // the engine floor's columns only where a row was measured against the floor
+  const floor = rows.some((r) => Number.isFinite(r.floorRps));
+  const floorCells = (r) => (floor ? ` ${fmt.int(r.floorRps)} | ${fmt.ratio(r.floorRatio)} |` : '');
   return [
-    '| scenario | conn. | expected | req/s | ceiling req/s | × ceiling | p50 ms | p90 ms | p99 ms | p99/p50 | requests | unexpected |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    `| scenario | conn. | expected | req/s | ceiling req/s | × ceiling |${floor ? ' floor req/s | × floor |' : ''} p50 ms | p90 ms | p99 ms | p99/p50 | requests | unexpected |`,
+    `|---|---:|---:|---:|---:|---:|${floor ? '---:|---:|' : ''}---:|---:|---:|---:|---:|---|`,
     ...rows.map(
       (r) =>
-        `| ${r.title} | ${r.connections} | ${r.expected} | ${fmt.int(r.rps)} | ${r.name === 'ceiling' ? fmt.int(r.rps) : fmt.int(r.ceilingRps)} | ${r.name === 'ceiling' ? '1.00' : fmt.ratio(r.ratio)} | ${fmt.ms(r.p50)} | ${fmt.ms(r.p90)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.p99 / r.p50)} | ${fmt.int(r.requests)} | ${r.unexpectedText} |`,
+        `| ${r.title} | ${r.connections} | ${r.expected} | ${fmt.int(r.rps)} | ${r.name === 'ceiling' ? fmt.int(r.rps) : fmt.int(r.ceilingRps)} | ${r.name === 'ceiling' ? '1.00' : fmt.ratio(r.ratio)} |${floorCells(r)} ${fmt.ms(r.p50)} | ${fmt.ms(r.p90)} | ${fmt.ms(r.p99)} | ${fmt.ratio(r.p99 / r.p50)} | ${fmt.int(r.requests)} | ${r.unexpectedText} |`,
     ),
   ];
 }
+
+/** A target's result: pass, FAIL, or `info` for a figure reported without a goal. */
+const result = (t) => (t.info ? 'info' : t.pass ? 'pass' : '**FAIL**');
 
 function targetTable(targets) {
   return [
     '| target | measured | goal | result |',
     '|---|---:|---:|---|',
-    ...targets.map((t) => `| ${t.name} | ${t.measured} | ${t.goal} | ${t.pass ? 'pass' : '**FAIL**'} |`),
+    ...targets.map((t) => `| ${t.name} | ${t.measured} | ${t.goal} | ${result(t)} |`),
   ];
 }
 
@@ -41,10 +47,11 @@ function markdown(report) {
     if (section.lines) out.push(...section.lines, '');
   }
   if (report.targets.length > 0) {
-    const failed = report.targets.filter((t) => !t.pass).length;
+    const goals = report.targets.filter((t) => !t.info);
+    const failed = goals.filter((t) => !t.pass).length;
     out.push('## Targets', '');
     out.push(
-      `${report.targets.length - failed} of ${report.targets.length} met. A missed target is reported, not an error: the run exits non-zero only for errors and unexpected statuses.`,
+      `${goals.length - failed} of ${goals.length} met${goals.length < report.targets.length ? ' (the `info` rows have no goal)' : ''}. A missed target is reported, not an error: the run exits non-zero only for errors and unexpected statuses.`,
       '',
     );
     out.push(...targetTable(report.targets), '');
@@ -56,7 +63,7 @@ function markdown(report) {
 }
 
 function summaryLine(r) {
-  const ratio = r.name === 'ceiling' ? '' : ` ×${fmt.ratio(r.ratio)}`;
+  const ratio = `${r.name === 'ceiling' ? '' : ` ×${fmt.ratio(r.ratio)}`}${Number.isFinite(r.floorRatio) ? ` floor ×${fmt.ratio(r.floorRatio)}` : ''}`;
   const bad = r.unexpectedCount > 0 ? `  UNEXPECTED ${r.unexpectedText}` : '';
   return `${`${r.name}@${r.connections}`.padEnd(24)} ${fmt.int(r.rps).padStart(7)} req/s${ratio.padEnd(7)}  p50 ${fmt.ms(r.p50)}  p90 ${fmt.ms(r.p90)}  p99 ${fmt.ms(r.p99)} ms${bad}`;
 }
@@ -65,7 +72,11 @@ function summary(report, rows) {
   const lines = ['', `== ${report.title} ==`, ...rows.map(summaryLine)];
   if (report.extra) lines.push(...report.extra);
   for (const t of report.targets) {
-    lines.push(`${t.pass ? 'pass' : 'FAIL'}  ${t.name}: ${t.measured} (goal ${t.goal})`);
+    lines.push(
+      t.info
+        ? `info  ${t.name}: ${t.measured}`
+        : `${t.pass ? 'pass' : 'FAIL'}  ${t.name}: ${t.measured} (goal ${t.goal})`,
+    );
   }
   for (const e of report.errors) lines.push(`ERROR ${e}`);
   return `${lines.join('\n')}\n`;
