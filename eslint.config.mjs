@@ -66,7 +66,7 @@ export default tseslint.config(
           message: 'An underscore-prefixed member is a library internal: use its public API.',
         },
         {
-          selector: 'MemberExpression[property.name=/^(databaseConnection|als|queryRunner|connectionsCheckingInterval|requireHostHeader)$/]',
+          selector: 'MemberExpression[property.name=/^(databaseConnection|als|connectionsCheckingInterval|requireHostHeader)$/]',
           message: 'An undocumented member of TypeORM, nestjs-cls or node:http: use the public API.',
         },
       ],

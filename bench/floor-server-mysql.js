@@ -5,7 +5,7 @@
 // (bench/lib/floor-app.js, shared with the SQLite floor, bench/floor-server.js), plus a mysql2
 // promise pool of 10 connections on the service's own database (the service's main pool:
 // MYSQL_POOL_SIZE, and its connection options: UTC, utf8mb4_unicode_ci, ids as numbers), every
-// statement a prepared one (`execute`), as the service's SqlDatabase sends them, and nothing else.
+// statement a prepared one (`execute`), and nothing else.
 // A measuring aid, never the product (docs/performance.md "The engine floor").
 //
 //   GET /api/v1/vendors/leads/:id            the lead's columns and its isDuplicate (D28, other

@@ -12,13 +12,17 @@ import { openApiDocument } from './shared/management/openapi';
 
 /** Builds the server application (not yet listening). */
 export async function createServerApp(module: Type<unknown>): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(module, createHttpAdapter(AppConfig.fromEnv(process.env).http), {
-    // Nest's own console logger stays off: pino takes over once the app exists, and a start-up
-    // failure is reported by main.ts in one line.
-    logger: false,
-    abortOnError: false,
-    bodyParser: false, // the JSON body parser of configureHttp is the only one (D6, D38)
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    module,
+    createHttpAdapter(AppConfig.fromEnv(process.env).http),
+    {
+      // Nest's own console logger stays off: pino takes over once the app exists, and a start-up
+      // failure is reported by main.ts in one line.
+      logger: false,
+      abortOnError: false,
+      bodyParser: false, // the JSON body parser of configureHttp is the only one (D6, D38)
+    },
+  );
   app.useLogger(app.get(AppLogger));
   configureApi(app);
   applyConnectionLimits(app);

@@ -210,9 +210,10 @@ describe('a failed API-key lookup in the log', () => {
         super(txHost, lane);
       }
       override async activeKeyByHash(keyHash: string): Promise<null> {
-        await this.lane.dataSource.query('SELECT id FROM api_keys WHERE key_hash = ? AND no_such_column = 1', [
-          keyHash,
-        ]);
+        await this.lane.dataSource.query(
+          'SELECT id FROM api_keys WHERE key_hash = ? AND no_such_column = 1',
+          [keyHash],
+        );
         return null;
       }
     }

@@ -299,11 +299,13 @@ describe('Webhook events and deliveries (X17, X18, X19)', () => {
     // What MySQL/MariaDB can leave when a lead change and the DELETE commit at the same moment: the
     // endpoint deleted, and a PENDING delivery the DELETE did not see.
     const txHost = t.app.get<TransactionHost<TransactionalAdapterTypeOrm>>(TransactionHost);
-    await t.app.get(UnitOfWork).run(() =>
-      txHost.tx
-        .getRepository(WebhookEndpointOrmEntity)
-        .update({ id: hook.id }, { disabledAt: () => 'created_at' }),
-    );
+    await t.app
+      .get(UnitOfWork)
+      .run(() =>
+        txHost.tx
+          .getRepository(WebhookEndpointOrmEntity)
+          .update({ id: hook.id }, { disabledAt: () => 'created_at' }),
+      );
     const round = await t.app.get(WebhookDispatcher).dispatchDue();
     expect(round).toMatchObject({ claimed: 1, cancelled: 1, delivered: 0 });
     expect(receiver.received).toEqual([]);

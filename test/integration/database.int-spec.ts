@@ -1,7 +1,9 @@
+import { ClsService } from 'nestjs-cls';
 import { DataSource } from 'typeorm';
 import { UnitOfWork } from '../../src/shared/application/unit-of-work';
 import { MigrationRunner } from '../../src/shared/infrastructure/database/migration-runner';
-import { SqlDatabase } from '../../src/shared/infrastructure/database/sql-database';
+import { TransactionHost } from '@nestjs-cls/transactional';
+import type { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { migrations } from '../../src/database';
 import { ApiKeyRepository } from '../../src/vendors/application/api-key-repository';
 import { VendorRepository } from '../../src/vendors/application/vendor-repository';
@@ -18,7 +20,7 @@ describe('UnitOfWork on the database under test', () => {
   let vendors: VendorRepository;
   let apiKeys: ApiKeyRepository;
   let dataSource: DataSource;
-  let sql: SqlDatabase;
+  let txHost: TransactionHost<TransactionalAdapterTypeOrm>;
 
   beforeAll(async () => {
     context = await createContext();
@@ -26,9 +28,12 @@ describe('UnitOfWork on the database under test', () => {
     vendors = context.get(VendorRepository);
     apiKeys = context.get(ApiKeyRepository);
     dataSource = context.get(DataSource);
-    sql = context.get(SqlDatabase);
+    txHost = context.get(TransactionHost);
   });
   afterAll(() => context.close());
+
+  /** Whether the current context runs inside a UnitOfWork transaction. */
+  const inTransaction = () => context.get(ClsService).isActive() && txHost.isTransactionActive();
 
   const countVendors = async (name: string) =>
     Number(
@@ -131,9 +136,13 @@ describe('UnitOfWork on the database under test', () => {
       })
       .then(() => (committedAt = performance.now()));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    // a read as the repositories make it, through SqlDatabase (docs/performance.md, rule 3)
-    const committedCount = () =>
-      sql.one<{ n: number | string }>('SELECT COUNT(*) AS n FROM vendors WHERE name LIKE ?', [`${name}%`]);
+    // a read as the repositories make it, through the transaction host's EntityManager
+    const committedCount = async () =>
+      (
+        (await txHost.tx.query('SELECT COUNT(*) AS n FROM vendors WHERE name LIKE ?', [`${name}%`])) as {
+          n: number | string;
+        }[]
+      )[0];
     const reader = uow.read(committedCount).then((row) => ({ n: Number(row!.n), at: performance.now() }));
     await new Promise((resolve) => setTimeout(resolve, 20));
     release();
@@ -151,15 +160,15 @@ describe('UnitOfWork on the database under test', () => {
         uow.run(async () => {
           const vendor = await vendors.insert(Vendor.register(`${name}-${i}`, new Date()));
           await new Promise((resolve) => setImmediate(resolve));
-          seen.push(sql.inTransaction);
+          seen.push(inTransaction());
           return vendor.id!;
         }),
       ),
     );
     expect(seen).toEqual([true, true, true, true, true]);
-    expect(sql.inTransaction).toBe(false);
+    expect(inTransaction()).toBe(false);
     expect(await uow.read(() => vendors.exists(ids[4]!))).toBe(true);
-    expect(sql.inTransaction).toBe(false);
+    expect(inTransaction()).toBe(false);
     expect(await countVendors(name)).toBe(5);
   });
 });

@@ -65,10 +65,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     .useValue(testConfig(options.env));
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(moduleRef.get(AppConfig).http), {
-    logger: false,
-    bodyParser: false,
-  });
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(
+    createHttpAdapter(moduleRef.get(AppConfig).http),
+    {
+      logger: false,
+      bodyParser: false,
+    },
+  );
   configureApi(app);
   applyConnectionLimits(app);
   const contract = new ContractRecorder();

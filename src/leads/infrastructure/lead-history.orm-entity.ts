@@ -20,5 +20,6 @@ export class LeadHistoryOrmEntity {
   @Column({ type: 'boolean' }) archived!: boolean;
   @Column({ type: 'text', nullable: true }) comment!: string | null;
   @Column({ name: 'changed_fields', type: 'varchar', length: 512 }) changedFields!: string;
-  @Column({ name: 'api_key_prefix', type: 'varchar', length: 16, nullable: true }) apiKeyPrefix!: string | null;
+  @Column({ name: 'api_key_prefix', type: 'varchar', length: 16, nullable: true }) apiKeyPrefix!:
+    string | null;
 }

@@ -10,7 +10,6 @@ import {
 import { anyStartsWith, startsWith } from '../../shared/infrastructure/database/prefix-range';
 import type { LeadView } from '../application/lead-views';
 import { LeadListQuery, LeadSortField } from '../domain/lead-list-query';
-import type { LeadBucket } from './lead-counts';
 import { LeadMapper } from './lead.mapper';
 import type { LeadOrmEntity } from './lead.orm-entity';
 
@@ -130,7 +129,7 @@ export class LeadQueries {
   async addToCount(
     vendorId: number,
     partnerId: number,
-    bucket: LeadBucket,
+    bucket: { archived: boolean; approvalStatus: string },
     slot: number,
     delta: number,
   ): Promise<void> {
@@ -151,7 +150,10 @@ export class LeadQueries {
    * the connection's, and the connection is the CLI process's own. Nothing on MySQL.
    */
   async checkpointLessOften(): Promise<void> {
-    const sql = this.dialect.pick<string | null>({ sqlite: 'PRAGMA wal_autocheckpoint = 10000', mysql: null });
+    const sql = this.dialect.pick<string | null>({
+      sqlite: 'PRAGMA wal_autocheckpoint = 10000',
+      mysql: null,
+    });
     if (sql !== null) await this.query(sql, []);
   }
 
@@ -181,7 +183,8 @@ export class LeadQueries {
     const [idsSql, params] = this.pageIdsQuery(query);
     const ids = (await this.query(idsSql, params)).map((row) => Number(row.id));
     if (ids.length === 0) return [];
-    const sql = (this.viewsByIdsSql[ids.length] ??= `SELECT ${LEAD_COLUMNS}, ${this.isDuplicateSql()} AS isDuplicate
+    const sql = (this.viewsByIdsSql[ids.length] ??=
+      `SELECT ${LEAD_COLUMNS}, ${this.isDuplicateSql()} AS isDuplicate
       FROM leads l WHERE l.id IN (${placeholders(ids.length)})`);
     const rows = await this.query(sql, ids);
     const position = new Map(ids.map((id, index) => [id, index]));

@@ -2,10 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import {
-  DatabaseDialect,
-  nullableDateFromRow,
-} from '../../shared/infrastructure/database/database-dialect';
+import { DatabaseDialect, nullableDateFromRow } from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
 import { ClaimedMail, OutboxStats, OutboxStore } from '../application/outbox-store';
 import { OutboxOrmEntity } from './outbox.orm-entity';
@@ -26,7 +23,12 @@ export class TypeOrmOutboxStore extends OutboxStore {
   }
 
   async claimDue(now: Date, limit: number, leaseUntil: Date, leaseToken: string): Promise<ClaimedMail[]> {
-    await claimLeasedRows(this.txHost.tx, this.dialect, 'mail_outbox', { now, limit, leaseUntil, leaseToken });
+    await claimLeasedRows(this.txHost.tx, this.dialect, 'mail_outbox', {
+      now,
+      limit,
+      leaseUntil,
+      leaseToken,
+    });
     const claimed = await this.rows.find({ where: { leaseToken, status: 'PENDING' }, order: { id: 'ASC' } });
     return claimed.map((row) => ({
       id: row.id,

@@ -111,7 +111,11 @@ export class PartnerQueries {
    * tables. `forUpdate` locks both rows until the transaction ends on MySQL; SQLite's write
    * transaction already excludes every other writer.
    */
-  async findConnectedPartner(vendorId: number, partnerId: number, forUpdate: boolean): Promise<Partner | null> {
+  async findConnectedPartner(
+    vendorId: number,
+    partnerId: number,
+    forUpdate: boolean,
+  ): Promise<Partner | null> {
     const [row] = await this.query<PartnerRow>(
       `SELECT ${PARTNER_COLUMNS} FROM partners p
         JOIN vendor_partners vp ON vp.partner_id = p.id AND vp.vendor_id = ?
@@ -185,7 +189,10 @@ function vendorPartnersWhere(query: PartnerListQuery): { where: string; params: 
     params.push(query.type);
   }
   if (query.keyword) {
-    const keyword = anyStartsWith(['vp.company_name_normalized', 'vp.contact_email_normalized'], query.keyword);
+    const keyword = anyStartsWith(
+      ['vp.company_name_normalized', 'vp.contact_email_normalized'],
+      query.keyword,
+    );
     clauses.push(keyword.sql);
     params.push(...keyword.params);
   }

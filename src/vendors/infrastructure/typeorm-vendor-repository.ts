@@ -27,6 +27,8 @@ export class TypeOrmVendorRepository extends VendorRepository {
 
   async list(): Promise<Vendor[]> {
     const rows = await this.rows.find({ order: { id: 'ASC' } });
-    return rows.map((row) => Vendor.restore({ id: Number(row.id), name: row.name, createdAt: row.createdAt }));
+    return rows.map((row) =>
+      Vendor.restore({ id: Number(row.id), name: row.name, createdAt: row.createdAt }),
+    );
   }
 }

@@ -2,10 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { AuthLane } from '../../shared/infrastructure/database/auth-lane';
-import {
-  dateFromRow,
-  nullableDateFromRow,
-} from '../../shared/infrastructure/database/database-dialect';
+import { dateFromRow, nullableDateFromRow } from '../../shared/infrastructure/database/database-dialect';
 import { ApiKey } from '../domain/api-key';
 import { LeadOption, LeadOptionKind } from '../domain/lead-option';
 

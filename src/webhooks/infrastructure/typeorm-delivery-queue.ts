@@ -2,10 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { In } from 'typeorm';
-import {
-  DatabaseDialect,
-  nullableDateFromRow,
-} from '../../shared/infrastructure/database/database-dialect';
+import { DatabaseDialect, nullableDateFromRow } from '../../shared/infrastructure/database/database-dialect';
 import { claimLeasedRows } from '../../shared/infrastructure/database/lease-claim';
 import { AttemptOutcome, ClaimedDelivery, DeliveryQueue, QueueStats } from '../application/delivery-queue';
 import { WebhookDeliveryOrmEntity } from './webhook-delivery.orm-entity';

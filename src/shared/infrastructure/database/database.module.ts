@@ -12,7 +12,6 @@ import { AuthLane } from './auth-lane';
 import { DatabaseDialect } from './database-dialect';
 import { DatabaseSchema } from './database-schema';
 import { MigrationRunner } from './migration-runner';
-import { SqlDatabase } from './sql-database';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 /**
@@ -59,11 +58,10 @@ export class DatabaseModule implements OnModuleInit {
           inject: [DataSource, AppConfig],
           useFactory: (main: DataSource, config: AppConfig) => AuthLane.open(main, config),
         },
-        SqlDatabase,
         { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
         MigrationRunner,
       ],
-      exports: [DatabaseDialect, AuthLane, SqlDatabase, UnitOfWork, MigrationRunner],
+      exports: [DatabaseDialect, AuthLane, UnitOfWork, MigrationRunner],
     };
   }
 
