@@ -1,6 +1,6 @@
 import { HEAP_GROWING_PERCENT, heapFlags, tuneHeap } from './heap-tuning';
 
-// docs/performance.md, rules 12 and 16: the service sets its heap growth and turns V8's
+// docs/performance.md, "The old generation grows by 30%, not up to 4x" and "V8's allocation-site pretenuring is off": the service sets its heap growth and turns V8's
 // allocation-site pretenuring off, unless it was started with a setting of its own for either.
 describe('heap tuning', () => {
   const both = [`--heap-growing-percent=${HEAP_GROWING_PERCENT}`, '--no-allocation-site-pretenuring'];

@@ -130,8 +130,8 @@ describe('server process (node dist/main.js)', () => {
     const { apiKey: key } = cli({ DATABASE_URL: scratch.url }, 'api-keys:create', '--vendor', '1') as {
       apiKey: string;
     };
-    // Several times: on SQLite the key is then accepted from memory (docs/performance.md, rule 15),
-    // and the revocation below, another process's commit, must still end that.
+    // Several times: a key once accepted must still be refused after the revocation below, another
+    // process's commit (D9).
     for (let i = 0; i < 3; i++) {
       expect(
         (await fetch(`${server.baseUrl}/api/v1/vendors/x`, { headers: { 'X-API-KEY': key } })).status,
@@ -144,10 +144,8 @@ describe('server process (node dist/main.js)', () => {
   });
 
   it('refuses a revoked key to every request sent after the revocation, while under load (D9)', async () => {
-    // With requests always in flight, the server keeps SQLite read transactions open across the
-    // reads of each turn of its event loop (docs/performance.md, rule 19); none sent after the
-    // revocation may be answered from one begun before it. The exact case, a request arriving in
-    // the same turn as the revocation, is made deterministically in read-connection.int-spec.ts.
+    // With requests always in flight, none sent after the revocation may be answered from what the
+    // server read before it.
     const loaded = await startServer({
       DATABASE_URL: scratch.url,
       RATE_LIMIT_PER_MINUTE: '0',

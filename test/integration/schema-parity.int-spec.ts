@@ -1,6 +1,6 @@
 import { DataSource, EntityMetadata, Table } from 'typeorm';
 import { parseDatabaseUrl } from '../../src/config/app-config';
-import { engineOf } from '../../src/shared/infrastructure/database/database-engine';
+import { engineOf } from '../../src/shared/infrastructure/database/database-dialect';
 import { databaseSchema, entities } from '../../src/database';
 import { schemaDataSource } from '../../src/shared/infrastructure/database/schema-data-source';
 import { ScratchDatabase, createScratchDatabase } from '../support/scratch-database';

@@ -1,7 +1,7 @@
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import TestAgent from 'supertest/lib/agent';
 import { DataSource } from 'typeorm';
-import { dbDateTime, engineOf } from '../../src/shared/infrastructure/database/database-engine';
+import { DatabaseDialect } from '../../src/shared/infrastructure/database/database-dialect';
 import { TestApp, createVendor, unique } from './test-app';
 
 /** The writable lead fields in docs/api.md order, for asserting exact field sets (D4). */
@@ -65,7 +65,7 @@ export async function invitePartner(
  */
 export async function insertConnectedPartner(app: NestFastifyApplication, vendorId: number): Promise<number> {
   const dataSource = app.get(DataSource);
-  const now = dbDateTime(engineOf(dataSource), new Date());
+  const now = new DatabaseDialect(dataSource).dateTime(new Date());
   const email = `${unique('partner')}@partner.test`;
   await dataSource.query(
     'INSERT INTO partners (company_name, contact_name, contact_email_address, created_at) VALUES (?, ?, ?, ?)',
@@ -90,7 +90,7 @@ export async function connectPartner(
     `INSERT INTO vendor_partners (vendor_id, partner_id, created_at, partner_created_at, company_name_normalized,
         contact_email_normalized, partner_type)
       SELECT ?, id, ?, created_at, LOWER(company_name), LOWER(contact_email_address), type FROM partners WHERE id = ?`,
-    [vendorId, dbDateTime(engineOf(dataSource), new Date()), partnerId],
+    [vendorId, new DatabaseDialect(dataSource).dateTime(new Date()), partnerId],
   );
 }
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { ContactRepository } from '../application/contact-repository';
 import { Contact } from '../domain/contact';
 import { ContactMapper } from './contact.mapper';

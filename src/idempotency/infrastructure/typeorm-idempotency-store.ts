@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { IdempotencyStore } from '../application/idempotency-store';
 import { IdempotencyClaim, IdempotencyRecord, StoredResponse } from '../domain/idempotency-record';
 import { IdempotencyKeyOrmEntity } from './idempotency-key.orm-entity';

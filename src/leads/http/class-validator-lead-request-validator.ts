@@ -48,7 +48,7 @@ const OPTIONAL_FIELDS: readonly (readonly [string, Accepts])[] = [
  * predicates (isDeliverableEmailAddress, code points, no unpaired surrogate) in plain code; null
  * when any field is in doubt. Only a shortcut: class-validator's validateSync costs about 50 µs a
  * body, which alone would take most of a minute for a million rows, and about a fifth of the CPU
- * of a POST or PUT of a lead, whose body spec uses it too (docs/performance.md, rule 13).
+ * of a POST or PUT of a lead, whose body spec uses it too (docs/performance.md, "A lead body that certainly passes skips class-validator").
  */
 export function acceptedLeadBody(body: Record<string, unknown>): Partial<LeadDetails> | null {
   const details: Record<string, unknown> = {};

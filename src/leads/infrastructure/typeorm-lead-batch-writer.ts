@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Repository } from 'typeorm';
 import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { LeadBatchWriter } from '../application/lead-batch-writer';
 import { Lead } from '../domain/lead';
 import { COUNT_SLOTS, LeadBucket, LeadCounts, bucketOf } from './lead-counts';

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Not, Repository } from 'typeorm';
 import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { LeadRepository } from '../application/lead-repository';
 import type { LeadView } from '../application/lead-views';
 import { Lead } from '../domain/lead';

@@ -3,7 +3,7 @@ import { TransactionHost } from '@nestjs-cls/transactional';
 import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-typeorm';
 import { Page } from '../../shared/application/page';
 import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
 import { PartnerLock, PartnerRepository } from '../application/partner-repository';
 import { Partner, PartnerListQuery } from '../domain/partner';

@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { FindOptionsWhere, In } from 'typeorm';
 import { Page } from '../../shared/application/page';
 import { DatabaseDialect } from '../../shared/infrastructure/database/database-dialect';
-import { isUniqueViolation } from '../../shared/infrastructure/database/database-engine';
+import { isUniqueViolation } from '../../shared/infrastructure/database/database-errors';
 import { ConcurrentWriteConflict } from '../application/concurrent-write-conflict';
 import { PartnerUserRepository } from '../application/partner-user-repository';
 import { PartnerUser, PartnerUserListQuery } from '../domain/partner-user';

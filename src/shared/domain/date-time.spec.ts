@@ -1,6 +1,6 @@
 import { isoDateTime, spacedIsoDateTime } from './date-time';
 
-/** D1's datetime text, computed without toISOString (docs/performance.md, rule 22): always the same text. */
+/** D1's datetime text, computed without toISOString (docs/performance.md, "Datetimes are written as text without toISOString"): always the same text. */
 describe('isoDateTime and spacedIsoDateTime', () => {
   const spacedOf = (date: Date) => date.toISOString().replace('T', ' ').replace('Z', '');
 

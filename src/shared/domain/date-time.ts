@@ -2,7 +2,7 @@
  * Datetimes as text, D1: ISO 8601 in UTC with milliseconds (`2026-01-31T09:30:00.000Z`). The same
  * text as `Date.prototype.toISOString`, computed from the time value with integer arithmetic: V8's
  * toISOString took about 0.6 µs a call, and a page of 20 leads makes 40 of them
- * (docs/performance.md, rule 22). Years outside 0-9999 (and an invalid Date, which throws a
+ * (docs/performance.md, "Datetimes are written as text without toISOString"). Years outside 0-9999 (and an invalid Date, which throws a
  * RangeError) are left to toISOString.
  */
 export function isoDateTime(date: Date): string {

@@ -12,7 +12,7 @@ function loopClock() {
   return { clock, turns: new FairTurns(() => clock.now), run };
 }
 
-describe('FairTurns (docs/performance.md rule 10)', () => {
+describe('FairTurns (docs/performance.md, "Reads start in the order they arrived")', () => {
   it('starts reads in arrival order, one per turn while a read costs the whole budget', async () => {
     const { turns, run } = loopClock();
     const started: string[] = [];

@@ -6,7 +6,7 @@ export const TURN_BUDGET_MS = 3;
 const NEWEST_TURN_WEIGHT = 0.2;
 
 /**
- * Requests start their work in the order they arrived (docs/performance.md, rule 10).
+ * Requests start their work in the order they arrived (docs/performance.md, "Reads start in the order they arrived").
  *
  * On SQLite a request's statements run synchronously, so a request holds the event loop for as long
  * as its queries take (a filtered listing: milliseconds). When every ready socket is served in the

@@ -29,7 +29,7 @@ export interface BodySpec<B> {
    * A shortcut for the bodies that certainly pass: the value `validateBody(type, body)` would give,
    * or null when in doubt, and the body then goes through `validateBody` itself. It must agree with
    * the decorators on every body (a spec has to show it): class-validator costs about a fifth of a
-   * create's CPU (docs/performance.md, rule 13).
+   * create's CPU (docs/performance.md, "A lead body that certainly passes skips class-validator").
    */
   acceptedAsIs?: (body: Record<string, unknown>) => B | null;
 }

@@ -7,7 +7,7 @@ import {
   PrimaryGeneratedColumn,
   ValueTransformer,
 } from 'typeorm';
-import { DatabaseEngine, engineOf } from './database-engine';
+import { DatabaseEngine, engineOf } from './database-dialect';
 import { KEY_COLLATION } from './migrations/sql-dialect';
 
 /**

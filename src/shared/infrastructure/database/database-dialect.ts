@@ -37,7 +37,7 @@ export class DatabaseDialect {
   readonly orderedJoin: string;
 
   constructor(dataSource: DataSource) {
-    this.engine = engineOfOptions(dataSource.options.type);
+    this.engine = engineOf(dataSource);
     const mysql = this.engine === 'mysql';
     this.oneConnection = !mysql;
     this.isolationLevel = mysql ? 'READ COMMITTED' : undefined;
@@ -62,8 +62,9 @@ export class DatabaseDialect {
   }
 }
 
-export function engineOfOptions(type: string): DatabaseEngine {
-  return type === 'better-sqlite3' ? 'sqlite' : 'mysql';
+/** For the schema's own code (migrations, entity columns): which engine a data source talks to. */
+export function engineOf(dataSource: DataSource): DatabaseEngine {
+  return dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
 }
 
 /** A DATETIME read back by a parameterised query: a Date from mysql2, UTC text from SQLite. */

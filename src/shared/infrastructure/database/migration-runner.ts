@@ -3,7 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
 import { SQLITE_BLOCKING_WAIT_MS } from './data-source-options';
-import { engineOf } from './database-engine';
+import { engineOf } from './database-dialect';
 
 const LOCK_NAME = 'prm_schema_migrations';
 const LOCK_WAIT_MS = 60_000;

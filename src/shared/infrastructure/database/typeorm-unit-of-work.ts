@@ -4,7 +4,7 @@ import { TransactionalAdapterTypeOrm } from '@nestjs-cls/transactional-adapter-t
 import { ClsService } from 'nestjs-cls';
 import { AppConfig } from '../../../config/app-config';
 import { StoreUnavailableError, UnitOfWork } from '../../application/unit-of-work';
-import { codeOf, isDeadlock, isLockWaitTimeout, isQueryTimeout, isWriteLockBusy } from './database-engine';
+import { codeOf, isDeadlock, isLockWaitTimeout, isQueryTimeout, isWriteLockBusy } from './database-errors';
 import { DatabaseDialect } from './database-dialect';
 
 const DEADLOCK_RETRIES = 4;

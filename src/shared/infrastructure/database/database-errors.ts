@@ -1,11 +1,4 @@
-import type { DataSource } from 'typeorm';
-import { spacedIsoDateTime } from '../../domain/date-time';
-
-export type DatabaseEngine = 'sqlite' | 'mysql';
-
-export function engineOf(dataSource: DataSource): DatabaseEngine {
-  return dataSource.options.type === 'better-sqlite3' ? 'sqlite' : 'mysql';
-}
+/** What the errors of both drivers mean to the service: the codes are the engines' own. */
 
 /** MySQL ER_DUP_ENTRY or SQLite SQLITE_CONSTRAINT_UNIQUE / PRIMARYKEY. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -54,18 +47,4 @@ export function isLockWaitTimeout(error: unknown): boolean {
 /** A statement that did not answer within its timeout (mysql2 destroys that connection). */
 export function isQueryTimeout(error: unknown): boolean {
   return codeOf(error) === 'PROTOCOL_SEQUENCE_TIMEOUT';
-}
-
-/**
- * The value to bind for a DATETIME column in a hand-written query. TypeORM converts entity values
- * itself, but query-builder parameters reach the driver as they are: SQLite stores datetimes as
- * `YYYY-MM-DD HH:MM:SS.SSS` text in UTC, MySQL takes a Date (sent as UTC, `timezone: 'Z'`).
- */
-export function dbDateTime(engine: DatabaseEngine, date: Date): Date | string {
-  return engine === 'sqlite' ? sqliteDateTime(date) : date;
-}
-
-/** SQLite keeps DATETIME columns as UTC text `YYYY-MM-DD HH:MM:SS.SSS` (the form TypeORM writes). */
-export function sqliteDateTime(date: Date): string {
-  return spacedIsoDateTime(date);
 }
