@@ -55,10 +55,6 @@ export function dataSourceOptions(database: DatabaseConfig, timeoutMs = 5000): D
       database: database.path,
       enableWAL: !inMemory,
       timeout: SQLITE_BLOCKING_WAIT_MS,
-      // TypeORM keeps this many prepared statements (first in, first out; 100 by default): the
-      // listings' statements vary with their filters and page sizes, and TypeORM writes numbers
-      // into the text of a find's WHERE, so a busy service has many more than 100.
-      statementCacheSize: 2000,
       prepareDatabase: (db: { pragma(source: string): unknown }) => {
         db.pragma('foreign_keys = ON');
         db.pragma('synchronous = NORMAL');
