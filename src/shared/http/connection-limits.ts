@@ -44,6 +44,12 @@ function trackResponses(server: Server): void {
     let queue = responses.get(socket);
     if (!queue) responses.set(socket, (queue = []));
     queue.push(response);
+    // Emitted once the response is written or its connection is gone: a keep-alive connection
+    // serves many requests, and none may stay in its queue after that.
+    response.once('close', () => {
+      const at = queue.indexOf(response);
+      if (at !== -1) queue.splice(at, 1);
+    });
   });
 }
 
